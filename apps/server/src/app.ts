@@ -1,0 +1,120 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  appRouter,
+  type Context,
+  createOpenApiDocument,
+  createRestBridge,
+  createTrpcHandler,
+  type Logger,
+  sendFailure,
+  sendJson,
+  toHttpFailure,
+} from "@vexil/api";
+import type { Db } from "@vexil/db";
+import { sql } from "kysely";
+import type { Config } from "./config.ts";
+
+export interface App {
+  server: Server;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes the database. */
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  log: Logger;
+  version?: string;
+}
+
+const READY_TIMEOUT_MS = 2_000;
+
+/** Builds the HTTP server and everything behind it; it never listens (see server.ts). */
+export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): App {
+  const deps = { db: db.db, log };
+  const bridge = createRestBridge({ router: appRouter, bodyLimit: config.BODY_LIMIT_BYTES });
+  const trpc = createTrpcHandler({ bodyLimit: config.BODY_LIMIT_BYTES });
+  const openApiJson = JSON.stringify(createOpenApiDocument(appRouter, { version }));
+
+  async function ready(res: ServerResponse): Promise<void> {
+    try {
+      await Promise.race([
+        sql`select 1`.execute(db.db),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(Object.assign(new Error("timeout"), { code: "ETIMEDOUT" })), READY_TIMEOUT_MS).unref(),
+        ),
+      ]);
+      sendJson(res, 200, { status: "ready" });
+    } catch (error) {
+      sendFailure(res, toHttpFailure(error));
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const requestId = randomUUID();
+    const reqLog = log.child({ reqId: requestId });
+    res.setHeader("x-request-id", requestId);
+    res.setHeader("x-content-type-options", "nosniff");
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      reqLog.info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+    });
+
+    const url = req.url ?? "/";
+    const path = url.split("?", 1)[0] as string;
+    if (req.method === "GET" && path === "/health") return sendJson(res, 200, { status: "ok" });
+    if (req.method === "GET" && path === "/ready") return ready(res);
+    if (req.method === "GET" && path === "/docs/openapi.json") {
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+      res.end(openApiJson);
+      return;
+    }
+
+    const ctx: Context = {
+      deps,
+      db: db.db,
+      principal: null,
+      requestId,
+      log: reqLog,
+      ip: req.socket.remoteAddress ?? "",
+      userAgent: req.headers["user-agent"] ?? null,
+      setHeader: (name, value) => res.setHeader(name, value),
+    };
+    if (path.startsWith("/trpc/")) return trpc(req, res, ctx);
+    return bridge(req, res, ctx);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      const failure = toHttpFailure(error);
+      log.error({ err: failure.unexpected ?? error, errorId: failure.body.id }, "request failed");
+      sendFailure(res, failure);
+    });
+  });
+  server.requestTimeout = config.REQUEST_TIMEOUT_MS;
+  server.headersTimeout = config.HEADERS_TIMEOUT_MS;
+  server.keepAliveTimeout = config.KEEP_ALIVE_TIMEOUT_MS;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
+      // Keep-alive connections become idle as their last response ends; close them as they do.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      try {
+        await closed;
+      } finally {
+        clearTimeout(force);
+        clearInterval(sweep);
+      }
+      await db.close();
+    })();
+    return closing;
+  };
+
+  return { server, close };
+}

@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+// The only place in Vexil that reads process.env; everything else receives these values.
+const schema = z.object({
+  PORT: int(0, 65_535).default(4242),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), "must be a postgres:// or postgresql:// connection string")
+    .optional(),
+  DATA_DIR: z.string().min(1).default(".vexil/data"),
+  DATABASE_POOL_SIZE: int(1, 1_000).default(10),
+  DATABASE_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(15_000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_PRETTY: bool.optional(),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  SECURE_COOKIES: bool.default(false),
+  BODY_LIMIT_BYTES: int(1_024, 64 * 1024 * 1024).default(256 * 1024),
+  REQUEST_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
+  HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(10_000),
+  KEEP_ALIVE_TIMEOUT_MS: int(0, 600_000).default(5_000),
+  SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+/** Reads and checks the configuration; a bad value stops the start with a message naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  if (parsed.data.HEADERS_TIMEOUT_MS > parsed.data.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError("Invalid configuration:\n  HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS");
+  }
+  return parsed.data;
+}

@@ -1,0 +1,66 @@
+import type { AddressInfo } from "node:net";
+import { createTestDb, type TestDb } from "@vexil/db/testing";
+import pino from "pino";
+import { request } from "undici";
+import { createApp, type App } from "../../src/app.ts";
+import { type Config, loadConfig } from "../../src/config.ts";
+
+export interface TestServer {
+  url: string;
+  app: App;
+  db: TestDb;
+  config: Config;
+  /** Every log line the server wrote, parsed. */
+  logs: Record<string, unknown>[];
+  call(method: string, path: string, options?: CallOptions): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** A raw body, sent as given. */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  json: any;
+}
+
+/** The real server, on port 0, on this test file's own database. */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { db?: TestDb } = {},
+): Promise<TestServer> {
+  const db = options.db ?? (await createTestDb());
+  const config = loadConfig({ LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "2000", ...env });
+  const logs: Record<string, unknown>[] = [];
+  const log = pino({ level: config.LOG_LEVEL, base: undefined }, { write: (line: string) => logs.push(JSON.parse(line)) });
+  const app = createApp({ config, db, log });
+  await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+  async function call(method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
+    const headers: Record<string, string> = { ...opts.headers };
+    let body: string | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await request(url + path, { method: method as "GET", headers, body });
+    const text = await res.body.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = text;
+    }
+    return { status: res.statusCode, headers: res.headers, json };
+  }
+
+  return { url, app, db, config, logs, call, close: () => app.close() };
+}
+
+export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,0 +1,21 @@
+import { AuthenticationRequired, NoAccessError, type Permission, type Principal, principalHasPermission } from "@vexil/services";
+
+/** Who may call a procedure: anyone, anyone authenticated, or holders of one permission. */
+export type Access = "public" | "authenticated" | Permission;
+
+/**
+ * Throws the 401 or 403 the contract asks for. The REST bridge calls it before it reads a body
+ * (so that 401 and 403 come before 415, 413 and 400) and every protected procedure calls it
+ * again, so that the tRPC transport enforces the same rule.
+ */
+export function checkAccess(principal: Principal | null, access: Access, environment?: string): asserts principal is Principal {
+  if (access === "public") return;
+  if (!principal) throw new AuthenticationRequired();
+  if (principal.kind === "client-token") {
+    throw new NoAccessError(
+      `A ${principal.type} token cannot use the admin API; use an admin token or a personal access token.`,
+    );
+  }
+  if (access === "authenticated") return;
+  if (!principalHasPermission(principal, access)) throw NoAccessError.forPermission(access, environment);
+}

@@ -1,0 +1,31 @@
+import type { Database } from "@vexil/db";
+import type { Principal } from "@vexil/services";
+import type { Kysely } from "kysely";
+
+/** The few logger methods the API uses; pino's logger satisfies it. */
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+  child(bindings: object): Logger;
+}
+
+/** Long-lived things every request shares, wired once by the server. */
+export interface ApiDeps {
+  db: Kysely<Database>;
+  log: Logger;
+}
+
+/** What a procedure knows about the request it serves. */
+export interface Context {
+  deps: ApiDeps;
+  db: Kysely<Database>;
+  /** Who is calling; null for nobody. */
+  principal: Principal | null;
+  requestId: string;
+  log: Logger;
+  ip: string;
+  userAgent: string | null;
+  /** Sets a response header (Location, Set-Cookie) on whichever transport serves the call. */
+  setHeader(name: string, value: string | string[]): void;
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from "node:crypto";
+import { TRPCError } from "@trpc/server";
+import { isDatabaseUnavailable, isStatementTimeout } from "@vexil/db";
+import { DomainError, TooManyRequests, ValidationError, type ValidationDetail } from "@vexil/services";
+import { ZodError } from "zod";
+
+/** The one error body of contract section 1. */
+export interface ErrorBody {
+  id: string;
+  name: string;
+  message: string;
+  details?: ValidationDetail[];
+}
+
+export interface HttpFailure {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+  /** Set for failures nobody expected: the error to log under `body.id`. */
+  unexpected?: unknown;
+}
+
+// The one place where error names become statuses.
+const STATUS_BY_NAME: Record<string, number> = {
+  ValidationError: 400,
+  AuthenticationRequired: 401,
+  PasswordMismatch: 401,
+  NoAccessError: 403,
+  NotFoundError: 404,
+  MethodNotAllowed: 405,
+  NameExistsError: 409,
+  PayloadTooLarge: 413,
+  ContentTypeerror: 415,
+  TooManyRequests: 429,
+  InternalError: 500,
+  ServiceUnavailable: 503,
+};
+
+const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
+
+function fromZod(error: ZodError): ValidationError {
+  const details = error.issues.map((issue) => ({
+    path: issue.path.map(String).join("."),
+    message: issue.message,
+  }));
+  const message = details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ");
+  return new ValidationError(`Request validation failed: ${message}`, details);
+}
+
+function classify(error: unknown): DomainError | { unexpected: unknown } {
+  if (error instanceof TRPCError) {
+    const cause = error.cause;
+    if (cause instanceof DomainError) return cause;
+    if (cause instanceof ZodError) return fromZod(cause);
+    switch (error.code) {
+      case "PARSE_ERROR":
+      case "BAD_REQUEST":
+        return new ValidationError(error.message);
+      case "NOT_FOUND":
+        return new DomainError("NotFoundError", error.message);
+      case "METHOD_NOT_SUPPORTED":
+        return new DomainError("MethodNotAllowed", error.message);
+      case "PAYLOAD_TOO_LARGE":
+        return new DomainError("PayloadTooLarge", error.message);
+      case "UNSUPPORTED_MEDIA_TYPE":
+        return new DomainError("ContentTypeerror", error.message);
+    }
+    return classify(cause ?? { unexpected: error });
+  }
+  if (error instanceof DomainError) return error;
+  if (error instanceof ZodError) return fromZod(error);
+  if (isDatabaseUnavailable(error)) {
+    return new DomainError("ServiceUnavailable", "The database cannot be reached right now; try again shortly.");
+  }
+  if (isStatementTimeout(error)) {
+    return new DomainError("ServiceUnavailable", "The database took too long to answer; try again shortly.");
+  }
+  if (error && typeof error === "object" && "unexpected" in error) return error as { unexpected: unknown };
+  return { unexpected: error };
+}
+
+// tRPC reports one failure to both its error hook and its formatter; they must agree on the id.
+const memo = new WeakMap<object, HttpFailure>();
+
+/** Maps any thrown value to the status, body and headers the client gets. */
+export function toHttpFailure(error: unknown): HttpFailure {
+  if (error && typeof error === "object") {
+    const known = memo.get(error);
+    if (known) return known;
+  }
+  const kind = classify(error);
+  const id = randomUUID();
+  let failure: HttpFailure;
+  if (kind instanceof DomainError) {
+    const status = STATUS_BY_NAME[kind.name] ?? 500;
+    const body: ErrorBody = { id, name: kind.name, message: kind.message };
+    const headers: Record<string, string> = {};
+    if (kind instanceof ValidationError) body.details = kind.details;
+    if (kind instanceof TooManyRequests) headers["retry-after"] = String(kind.retryAfterSeconds);
+    if (kind.name === "ServiceUnavailable") headers["retry-after"] = String(RETRY_AFTER_UNAVAILABLE_SECONDS);
+    failure = status === 500 ? unexpectedFailure(id, kind) : { status, body, headers };
+  } else {
+    failure = unexpectedFailure(id, kind.unexpected);
+  }
+  if (error && typeof error === "object") memo.set(error, failure);
+  return failure;
+}
+
+function unexpectedFailure(id: string, error: unknown): HttpFailure {
+  // Nothing internal leaves the process; the log line carries the same id.
+  return {
+    status: 500,
+    body: { id, name: "InternalError", message: `Something went wrong on our side. Report this id to the operator: ${id}.` },
+    headers: {},
+    unexpected: error,
+  };
+}
+
+/** The fields the tRPC transport adds to its error shape, so typed clients see the same facts. */
+export function errorShape(error: unknown): { httpStatus: number } & ErrorBody {
+  const failure = toHttpFailure(error);
+  return { httpStatus: failure.status, ...failure.body };
+}

@@ -1,0 +1,6 @@
+export { appRouter, type AppRouter } from "./root.ts";
+export type { ApiDeps, Context, Logger } from "./context.ts";
+export { createRestBridge, sendFailure, sendJson, type RestHandler } from "./rest-bridge.ts";
+export { toHttpFailure, type ErrorBody, type HttpFailure } from "./error-response.ts";
+export { createOpenApiDocument } from "./openapi-document.ts";
+export { createTrpcHandler, type TrpcHandler } from "./trpc-handler.ts";

@@ -1,0 +1,210 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AnyRouter } from "@trpc/server";
+import { DomainError, ValidationError } from "@vexil/services";
+import { checkAccess } from "./access.ts";
+import type { Context } from "./context.ts";
+import { type HttpFailure, toHttpFailure } from "./error-response.ts";
+import type { Meta } from "./trpc.ts";
+
+interface Route {
+  method: string;
+  /** The documented path, e.g. `/api/admin/projects/{projectId}/features`. */
+  path: string;
+  pattern: RegExp;
+  params: string[];
+  procedurePath: string;
+  meta: Meta;
+  hasBody: boolean;
+}
+
+export interface RestBridgeOptions {
+  router: AnyRouter;
+  /** Bytes a request body may have (contract: 256 KiB). */
+  bodyLimit: number;
+}
+
+export type RestHandler = (req: IncomingMessage, res: ServerResponse, ctx: Context) => Promise<void>;
+
+const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
+function compileRoutes(router: AnyRouter): Route[] {
+  const routes: Route[] = [];
+  const procedures = router._def.procedures as Record<string, { _def: { meta?: Meta } }>;
+  for (const [procedurePath, procedure] of Object.entries(procedures)) {
+    const meta = procedure._def.meta;
+    const openapi = meta?.openapi;
+    if (!meta || !openapi || openapi.enabled === false) continue;
+    const params: string[] = [];
+    const source = openapi.path
+      .split("/")
+      .map((segment) => {
+        const param = /^\{(\w+)\}$/.exec(segment);
+        if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        params.push(param[1] as string);
+        return "([^/]+)";
+      })
+      .join("/");
+    routes.push({
+      method: openapi.method,
+      path: openapi.path,
+      pattern: new RegExp(`^${source}/?$`),
+      params,
+      procedurePath,
+      meta,
+      hasBody: METHODS_WITH_BODY.has(openapi.method),
+    });
+  }
+  // Literal segments win over parameters: `/banners/{id}` must not swallow a literal sibling.
+  return routes.sort((a, b) => a.params.length - b.params.length);
+}
+
+function decodeParam(raw: string, name: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ValidationError(`The path parameter "${name}" is not valid URL encoding.`, [
+      { path: name, message: "not valid URL encoding" },
+    ]);
+  }
+}
+
+/** Reads the body up to `limit` bytes; over it, stops reading and throws PayloadTooLarge. */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw payloadTooLarge(limit);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function payloadTooLarge(limit: number): DomainError {
+  return new DomainError("PayloadTooLarge", `The request body is larger than the limit of ${limit} bytes.`);
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : "unreadable";
+    throw new ValidationError(`The request body is not valid JSON: ${reason}`, [{ path: "", message: "malformed JSON" }]);
+  }
+}
+
+function requestHasBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  if (length !== undefined) return Number(length) > 0;
+  return req.headers["transfer-encoding"] !== undefined;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = body === undefined ? "" : JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(payload),
+  });
+  res.end(payload);
+}
+
+export function sendFailure(res: ServerResponse, failure: HttpFailure): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, failure.status, failure.body, failure.headers);
+}
+
+/**
+ * Serves the router's procedures at the paths their `meta.openapi` documents, in the contract's
+ * check order: route, 401, 403, 415, 413, 400, then the procedure. Calls go through a tRPC caller,
+ * so middleware and zod validation are the same as on `/trpc`.
+ */
+export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): RestHandler {
+  const routes = compileRoutes(router);
+  const createCaller = (router as AnyRouter & { createCaller: (ctx: Context) => unknown }).createCaller;
+
+  return async (req, res, ctx) => {
+    try {
+      const url = req.url ?? "/";
+      const queryAt = url.indexOf("?");
+      const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+      const method = req.method ?? "GET";
+
+      let matched: { route: Route; values: string[] } | undefined;
+      const allowed = new Set<string>();
+      for (const route of routes) {
+        const m = route.pattern.exec(pathname);
+        if (!m) continue;
+        if (route.method !== method) {
+          allowed.add(route.method);
+          continue;
+        }
+        matched = { route, values: m.slice(1) };
+        break;
+      }
+      if (!matched) {
+        if (allowed.size > 0) {
+          const failure = toHttpFailure(
+            new DomainError("MethodNotAllowed", `${method} is not allowed on ${pathname}; use ${[...allowed].join(", ")}.`),
+          );
+          return sendFailure(res, { ...failure, headers: { ...failure.headers, allow: [...allowed].join(", ") } });
+        }
+        return sendFailure(res, toHttpFailure(new DomainError("NotFoundError", `There is no ${method} ${pathname}.`)));
+      }
+
+      const { route, values } = matched;
+      const params: Record<string, string> = {};
+      route.params.forEach((name, i) => {
+        params[name] = decodeParam(values[i] as string, name);
+      });
+
+      checkAccess(ctx.principal, route.meta.access ?? "authenticated", params.environment);
+
+      let input: Record<string, unknown> = params;
+      if (route.hasBody && requestHasBody(req)) {
+        const type = req.headers["content-type"] ?? "";
+        if (!JSON_TYPE.test(type)) {
+          throw new DomainError(
+            "ContentTypeerror",
+            `Content type "${type || "(none)"}" is not supported; send the body as application/json and set the Content-Type header accordingly.`,
+          );
+        }
+        const body = parseJson(await readBody(req, bodyLimit));
+        if (route.meta.bodyField) {
+          input = { ...params, [route.meta.bodyField]: body };
+        } else if (body === null || typeof body !== "object" || Array.isArray(body)) {
+          throw new ValidationError("The request body must be a JSON object.", [{ path: "", message: "expected an object" }]);
+        } else {
+          const clash = route.params.find((p) => p in body);
+          if (clash) {
+            throw new ValidationError(`"${clash}" belongs in the path, not in the body.`, [
+              { path: clash, message: "not allowed in the body" },
+            ]);
+          }
+          input = { ...(body as Record<string, unknown>), ...params };
+        }
+      } else {
+        // An unread body would otherwise hold the connection's next request hostage.
+        req.resume();
+      }
+
+      const caller = createCaller(ctx) as Record<string, unknown>;
+      const call = route.procedurePath.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (
+        input: unknown,
+      ) => Promise<unknown>;
+      const result = await call(input);
+      sendJson(res, route.meta.successStatus ?? 200, result);
+    } catch (error) {
+      const failure = toHttpFailure(error);
+      if (failure.unexpected) ctx.log.error({ err: failure.unexpected, errorId: failure.body.id }, "unexpected error");
+      if (failure.status === 413) res.setHeader("connection", "close");
+      sendFailure(res, failure);
+    }
+  };
+}

@@ -1,0 +1,239 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { DomainError, NotFoundError, type Principal } from "@vexil/services";
+import { request } from "undici";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { z } from "zod";
+import type { Context, Logger } from "../src/context.ts";
+import { createOpenApiDocument } from "../src/openapi-document.ts";
+import { createRestBridge } from "../src/rest-bridge.ts";
+import { protectedProcedure, publicProcedure, router } from "../src/trpc.ts";
+
+// A router made for these tests: the bridge's behaviour does not depend on any real concept.
+const testRouter = router({
+  echo: publicProcedure
+    .meta({ openapi: { method: "POST", path: "/things/{group}" }, access: "public", successStatus: 201 })
+    .input(z.strictObject({ group: z.string(), name: z.string().min(1), size: z.number().int().optional() }))
+    .output(z.object({ group: z.string(), name: z.string(), size: z.number().optional() }))
+    .mutation(({ input }) => input),
+  list: publicProcedure
+    .meta({ openapi: { method: "PUT", path: "/lists/{group}" }, access: "public", bodyField: "items" })
+    .input(z.object({ group: z.string(), items: z.array(z.string()) }))
+    .output(z.object({ group: z.string(), count: z.number() }))
+    .mutation(({ input }) => ({ group: input.group, count: input.items.length })),
+  missing: publicProcedure
+    .meta({ openapi: { method: "GET", path: "/missing/{name}" }, access: "public" })
+    .input(z.object({ name: z.string() }))
+    .output(z.object({}))
+    .query(({ input }) => {
+      throw new NotFoundError(`No thing named "${input.name}".`);
+    }),
+  broken: publicProcedure
+    .meta({ openapi: { method: "GET", path: "/broken" }, access: "public" })
+    .input(z.object({}))
+    .output(z.object({}))
+    .query(() => {
+      throw new Error("relation \"secret_table\" does not exist at /srv/app.ts:12");
+    }),
+  guarded: protectedProcedure
+    .meta({ openapi: { method: "POST", path: "/guarded/{environment}" }, access: "UPDATE_INSTANCE_BANNERS" })
+    .input(z.strictObject({ environment: z.string(), note: z.string() }))
+    .output(z.object({ ok: z.boolean() }))
+    .mutation(() => ({ ok: true })),
+  unavailable: publicProcedure
+    .meta({ openapi: { method: "GET", path: "/unavailable" }, access: "public" })
+    .input(z.object({}))
+    .output(z.object({}))
+    .query(() => {
+      throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    }),
+});
+
+const logged: object[] = [];
+const log: Logger = {
+  info: () => {},
+  warn: () => {},
+  error: (obj) => logged.push(obj),
+  child: () => log,
+};
+const viewer: Principal = { kind: "user", userId: 3, username: "viewer", rootRole: 3, via: "session" };
+const bridge = createRestBridge({ router: testRouter, bodyLimit: 1024 });
+const server = createServer((req, res) => {
+  const principal = req.headers.authorization === "viewer" ? viewer : null;
+  const ctx = {
+    principal,
+    log,
+    requestId: "r",
+    ip: "",
+    userAgent: null,
+    setHeader: (n: string, v: string | string[]) => res.setHeader(n, v),
+  } as unknown as Context;
+  void bridge(req, res, ctx);
+});
+server.listen(0, "127.0.0.1");
+await once(server, "listening");
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+async function call(method: string, path: string, body?: string, headers: Record<string, string> = {}) {
+  const res = await request(base + path, {
+    method: method as "GET",
+    body,
+    headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, headers: res.headers, json: text ? JSON.parse(text) : undefined };
+}
+
+function assertErrorBody(json: any, name: string) {
+  assert.type(json.id, "string");
+  assert.match(json.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.is(json.name, name);
+  assert.type(json.message, "string");
+  assert.ok(json.message.length > 0);
+}
+
+test("a success answers the declared status with the procedure's output", async () => {
+  const res = await call("POST", "/things/a%20b", JSON.stringify({ name: "x", size: 3 }));
+  assert.is(res.status, 201);
+  assert.is(res.headers["content-type"], "application/json; charset=utf-8");
+  assert.equal(res.json, { group: "a b", name: "x", size: 3 });
+});
+
+test("application/json with a charset parameter is accepted", async () => {
+  const res = await call("POST", "/things/a", JSON.stringify({ name: "x" }), { "content-type": "application/json; charset=utf-8" });
+  assert.is(res.status, 201);
+});
+
+test("an array body goes to the declared body field", async () => {
+  const res = await call("PUT", "/lists/g", JSON.stringify(["a", "b"]));
+  assert.equal([res.status, res.json], [200, { group: "g", count: 2 }]);
+});
+
+test("schema failures are 400 ValidationError with details naming each field", async () => {
+  const res = await call("POST", "/things/a", JSON.stringify({ name: "", size: "big", extra: 1 }));
+  assert.is(res.status, 400);
+  assertErrorBody(res.json, "ValidationError");
+  const paths = res.json.details.map((d: { path: string }) => d.path).sort();
+  assert.equal(paths, ["", "name", "size"]);
+  assert.ok(res.json.details.every((d: { message: string }) => typeof d.message === "string" && d.message.length > 0));
+});
+
+test("malformed JSON is 400 ValidationError", async () => {
+  const res = await call("POST", "/things/a", "{\"name\": ");
+  assert.is(res.status, 400);
+  assertErrorBody(res.json, "ValidationError");
+  assert.match(res.json.message, /not valid JSON/);
+  assert.equal(res.json.details, [{ path: "", message: "malformed JSON" }]);
+});
+
+test("an empty body is judged by the schema: 400 naming the missing field", async () => {
+  const res = await call("POST", "/things/a", "");
+  assert.is(res.status, 400);
+  assertErrorBody(res.json, "ValidationError");
+  assert.ok(res.json.details.some((d: { path: string }) => d.path === "name"));
+});
+
+test("a JSON body that is not an object is 400", async () => {
+  const res = await call("POST", "/things/a", "[1]");
+  assert.is(res.status, 400);
+  assertErrorBody(res.json, "ValidationError");
+});
+
+test("a path parameter in the body is refused rather than silently overridden", async () => {
+  const res = await call("POST", "/things/a", JSON.stringify({ name: "x", group: "b" }));
+  assert.is(res.status, 400);
+  assert.equal(res.json.details, [{ path: "group", message: "not allowed in the body" }]);
+});
+
+test("wrong content type is 415 ContentTypeerror", async () => {
+  for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/jsonx"]) {
+    const res = await call("POST", "/things/a", "name=x", { "content-type": type });
+    assert.is(res.status, 415, type);
+    assertErrorBody(res.json, "ContentTypeerror");
+  }
+});
+
+test("a body over the limit is 413 PayloadTooLarge", async () => {
+  const res = await call("POST", "/things/a", JSON.stringify({ name: "x".repeat(2000) }));
+  assert.is(res.status, 413);
+  assertErrorBody(res.json, "PayloadTooLarge");
+});
+
+test("an unknown route is 404 NotFoundError", async () => {
+  const res = await call("GET", "/nowhere");
+  assert.is(res.status, 404);
+  assertErrorBody(res.json, "NotFoundError");
+});
+
+test("a known path with the wrong method is 405 with Allow", async () => {
+  const res = await call("DELETE", "/things/a");
+  assert.is(res.status, 405);
+  assert.is(res.headers.allow, "POST");
+  assertErrorBody(res.json, "MethodNotAllowed");
+});
+
+test("broken URL encoding in a path parameter is 400", async () => {
+  const res = await call("GET", "/missing/%E0%A4%A");
+  assert.is(res.status, 400);
+  assertErrorBody(res.json, "ValidationError");
+});
+
+test("a domain error keeps its name and message", async () => {
+  const res = await call("GET", "/missing/zed");
+  assert.is(res.status, 404);
+  assertErrorBody(res.json, "NotFoundError");
+  assert.is(res.json.message, 'No thing named "zed".');
+});
+
+test("an unexpected error is 500 with nothing internal, logged under the same id", async () => {
+  logged.length = 0;
+  const res = await call("GET", "/broken");
+  assert.is(res.status, 500);
+  assertErrorBody(res.json, "InternalError");
+  assert.equal(Object.keys(res.json).sort(), ["id", "message", "name"]);
+  assert.not.match(res.json.message, /secret_table|srv|at /);
+  assert.equal(logged.length, 1);
+  const entry = logged[0] as { errorId: string; err: Error };
+  assert.is(entry.errorId, res.json.id);
+  assert.match(entry.err.message, /secret_table/);
+});
+
+test("an unreachable database is 503 ServiceUnavailable with Retry-After", async () => {
+  const res = await call("GET", "/unavailable");
+  assert.is(res.status, 503);
+  assertErrorBody(res.json, "ServiceUnavailable");
+  assert.is(res.headers["retry-after"], "5");
+});
+
+test("401 comes before 415 and 400; 403 names the permission and environment", async () => {
+  const anonymous = await call("POST", "/guarded/production", "not json", { "content-type": "text/plain" });
+  assert.is(anonymous.status, 401);
+  assertErrorBody(anonymous.json, "AuthenticationRequired");
+  const forbidden = await call("POST", "/guarded/production", "not json", { "content-type": "text/plain", authorization: "viewer" });
+  assert.is(forbidden.status, 403);
+  assertErrorBody(forbidden.json, "NoAccessError");
+  assert.is(
+    forbidden.json.message,
+    'You need the "UPDATE_INSTANCE_BANNERS" permission to perform this action in the "production" environment.',
+  );
+});
+
+test("the OpenAPI document carries the declared success codes and one error schema", () => {
+  const doc = createOpenApiDocument(testRouter, { version: "test" }) as any;
+  assert.is(doc.openapi, "3.1.0");
+  const echo = doc.paths["/things/{group}"].post;
+  assert.ok(echo.responses["201"]);
+  assert.not.ok(echo.responses["200"]);
+  for (const [code, response] of Object.entries<any>(echo.responses)) {
+    if (Number(code) >= 400) assert.equal(response.content["application/json"].schema, { $ref: "#/components/schemas/Error" });
+  }
+  assert.equal(doc.components.schemas.Error.required, ["id", "name", "message"]);
+});
+
+test.after(() => {
+  server.close();
+});
+
+test.run();

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import pg from "pg";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { createDb, migrateToLatest } from "../src/index.ts";
+import { migrations } from "../src/migrations/index.ts";
+import { createTestDb } from "../src/test-database.ts";
+
+const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+const allMigrations = Object.keys(migrations);
+
+test("PGlite: migrates an empty database, seeds it, and answers int8 as numbers", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "vexil-pglite-"));
+  try {
+    const first = createDb({ dataDir: dir });
+    const outcome = await migrateToLatest(first.db);
+    assert.equal(outcome.applied, allMigrations);
+    const envs = await first.db.selectFrom("environments").select("name").orderBy("sort_order").execute();
+    assert.equal(envs.map((e) => e.name), ["development", "production"]);
+    const { rows } = await sql<{ n: number }>`select count(*) as n from environments`.execute(first.db);
+    assert.is(rows[0]?.n, 2);
+    await first.db.insertInto("projects").values({ id: "kept", name: "Kept" }).execute();
+    await first.close();
+
+    // The data directory keeps what was written, and a second start has nothing to migrate.
+    const second = createDb({ dataDir: dir });
+    assert.equal((await migrateToLatest(second.db)).applied, []);
+    const kept = await second.db.selectFrom("projects").select("id").where("id", "=", "kept").execute();
+    assert.equal(kept, [{ id: "kept" }]);
+    await second.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("test databases are fresh, migrated and separate", async () => {
+  const a = await createTestDb();
+  const b = await createTestDb();
+  try {
+    await a.db.insertInto("projects").values({ id: "only-in-a", name: "A" }).execute();
+    const inB = await b.db.selectFrom("projects").select("id").where("id", "=", "only-in-a").execute();
+    assert.equal(inB, []);
+    const seeded = await b.db.selectFrom("project_environments").selectAll().orderBy("environment_name").execute();
+    assert.equal(seeded, [
+      { project_id: "default", environment_name: "development" },
+      { project_id: "default", environment_name: "production" },
+    ]);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+if (serverUrl) {
+  test("Postgres: two instances migrating at once apply each migration exactly once", async () => {
+    const name = `vexil_race_${process.pid}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists "${name}" with (force)`);
+    await admin.query(`create database "${name}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const one = createDb({ databaseUrl: url.toString() });
+    const two = createDb({ databaseUrl: url.toString() });
+    try {
+      const [r1, r2] = await Promise.all([migrateToLatest(one.db), migrateToLatest(two.db)]);
+      assert.equal([...r1.applied, ...r2.applied].sort(), [...allMigrations].sort());
+      const { rows } = await sql<{ n: number }>`select count(*) as n from environments`.execute(one.db);
+      assert.is(rows[0]?.n, 2, "seed rows were written once and int8 came back as a number");
+    } finally {
+      await one.close();
+      await two.close();
+      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    }
+  });
+}
+
+test.run();

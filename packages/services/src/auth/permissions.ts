@@ -1,0 +1,28 @@
+/** Root roles as Unleash numbers them. */
+export const RootRole = { Admin: 1, Editor: 2, Viewer: 3 } as const;
+export type RootRoleId = (typeof RootRole)[keyof typeof RootRole];
+
+export const PERMISSIONS = [
+  "ADMIN",
+  "UPDATE_INSTANCE_BANNERS",
+  "CREATE_FEATURE",
+  "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
+  "APPROVE_CHANGE_REQUEST",
+  "APPLY_CHANGE_REQUEST",
+  "SKIP_CHANGE_REQUEST",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+// Admin holds every permission; reading needs none beyond being authenticated.
+const EDITOR: ReadonlySet<Permission> = new Set([
+  "CREATE_FEATURE",
+  "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
+  "APPROVE_CHANGE_REQUEST",
+  "APPLY_CHANGE_REQUEST",
+]);
+
+export function roleHasPermission(rootRole: RootRoleId, permission: Permission): boolean {
+  if (rootRole === RootRole.Admin) return true;
+  if (rootRole === RootRole.Editor) return EDITOR.has(permission);
+  return false;
+}

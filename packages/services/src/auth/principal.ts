@@ -1,0 +1,39 @@
+import { type Permission, RootRole, type RootRoleId, roleHasPermission } from "./permissions.ts";
+
+/** Who is calling: a person (by session or personal token) or an API token. */
+export type Principal =
+  | {
+      kind: "user";
+      userId: number;
+      username: string;
+      rootRole: RootRoleId;
+      via: "session" | "personal-token";
+      sessionId?: string;
+    }
+  | { kind: "admin-token"; tokenId: number; tokenName: string }
+  | { kind: "client-token"; tokenId: number; tokenName: string; type: "client" | "frontend" };
+
+export function principalHasPermission(principal: Principal, permission: Permission): boolean {
+  switch (principal.kind) {
+    case "admin-token":
+      return true;
+    case "client-token":
+      return false;
+    case "user":
+      return roleHasPermission(principal.rootRole, permission);
+  }
+}
+
+export function isAdmin(principal: Principal): boolean {
+  return principal.kind === "admin-token" || (principal.kind === "user" && principal.rootRole === RootRole.Admin);
+}
+
+/** The name events record as `createdBy`. */
+export function actorName(principal: Principal | null): string {
+  if (!principal) return "system";
+  return principal.kind === "user" ? principal.username : principal.tokenName;
+}
+
+export function actorUserId(principal: Principal | null): number | null {
+  return principal?.kind === "user" ? principal.userId : null;
+}

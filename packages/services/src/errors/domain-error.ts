@@ -1,0 +1,68 @@
+/**
+ * The errors business rules throw. Each carries the error name of the contract and a sentence
+ * for a person, never an HTTP status: the edge maps names to statuses in one place.
+ */
+export class DomainError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+export interface ValidationDetail {
+  message: string;
+  path: string;
+}
+
+export class ValidationError extends DomainError {
+  readonly details: ValidationDetail[];
+  constructor(message: string, details: ValidationDetail[] = [{ message, path: "" }]) {
+    super("ValidationError", message);
+    this.details = details;
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message: string) {
+    super("NotFoundError", message);
+  }
+}
+
+export class NameExistsError extends DomainError {
+  constructor(message: string) {
+    super("NameExistsError", message);
+  }
+}
+
+export class AuthenticationRequired extends DomainError {
+  constructor(message = "You must log in or provide a valid API token to use this resource.") {
+    super("AuthenticationRequired", message);
+  }
+}
+
+export class PasswordMismatch extends DomainError {
+  constructor() {
+    super("PasswordMismatch", "Wrong password or username, please try again.");
+  }
+}
+
+export class NoAccessError extends DomainError {
+  readonly permission: string | undefined;
+  constructor(message: string, permission?: string) {
+    super("NoAccessError", message);
+    this.permission = permission;
+  }
+
+  static forPermission(permission: string, environment?: string): NoAccessError {
+    const where = environment ? ` in the "${environment}" environment` : "";
+    return new NoAccessError(`You need the "${permission}" permission to perform this action${where}.`, permission);
+  }
+}
+
+export class TooManyRequests extends DomainError {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super("TooManyRequests", message);
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  }
+}

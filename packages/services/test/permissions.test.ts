@@ -1,0 +1,33 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { PERMISSIONS, type Principal, principalHasPermission, RootRole, roleHasPermission } from "../src/index.ts";
+
+// The permission table of contract section 1, written out so that a change to the code shows here.
+const expected: Record<string, Record<number, boolean>> = {
+  ADMIN: { 1: true, 2: false, 3: false },
+  UPDATE_INSTANCE_BANNERS: { 1: true, 2: false, 3: false },
+  CREATE_FEATURE: { 1: true, 2: true, 3: false },
+  UPDATE_FEATURE_ENVIRONMENT_VARIANTS: { 1: true, 2: true, 3: false },
+  APPROVE_CHANGE_REQUEST: { 1: true, 2: true, 3: false },
+  APPLY_CHANGE_REQUEST: { 1: true, 2: true, 3: false },
+  SKIP_CHANGE_REQUEST: { 1: true, 2: false, 3: false },
+};
+
+test("root roles hold the permissions of the contract's table", () => {
+  for (const permission of PERMISSIONS) {
+    for (const role of [RootRole.Admin, RootRole.Editor, RootRole.Viewer]) {
+      assert.is(roleHasPermission(role, permission), expected[permission]?.[role], `${permission} for role ${role}`);
+    }
+  }
+});
+
+test("an admin token holds every permission and a client token none", () => {
+  const admin: Principal = { kind: "admin-token", tokenId: 1, tokenName: "ci" };
+  const client: Principal = { kind: "client-token", tokenId: 2, tokenName: "sdk", type: "client" };
+  for (const permission of PERMISSIONS) {
+    assert.ok(principalHasPermission(admin, permission));
+    assert.not.ok(principalHasPermission(client, permission));
+  }
+});
+
+test.run();
