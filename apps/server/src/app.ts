@@ -1,7 +1,10 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import {
+  type ApiDeps,
   appRouter,
+  authenticate,
   type Context,
   createOpenApiDocument,
   createRestBridge,
@@ -12,11 +15,14 @@ import {
   toHttpFailure,
 } from "@vexil/api";
 import type { Db } from "@vexil/db";
+import { createPasswordHasher, DEFAULT_LOGIN_LIMITS, DEFAULT_SESSION_POLICY } from "@vexil/services";
 import { sql } from "kysely";
+import { clientAddress } from "./client-address.ts";
 import type { Config } from "./config.ts";
 
 export interface App {
   server: Server;
+  deps: ApiDeps;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes the database. */
   close(): Promise<void>;
 }
@@ -32,7 +38,25 @@ const READY_TIMEOUT_MS = 2_000;
 
 /** Builds the HTTP server and everything behind it; it never listens (see server.ts). */
 export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): App {
-  const deps = { db: db.db, log };
+  let sessionSecret = config.SESSION_SECRET;
+  if (!sessionSecret) {
+    sessionSecret = randomBytes(32).toString("base64url");
+    log.warn({}, "SESSION_SECRET is not set: using a random one, so sessions end when this process does and other instances cannot read them");
+  }
+  const sessions = { ...DEFAULT_SESSION_POLICY, idleMs: config.SESSION_IDLE_TIMEOUT_MS };
+  const hasher = createPasswordHasher({
+    // One core stays with the event loop, so a login storm cannot starve the rest of the API.
+    workers: config.PASSWORD_WORKERS ?? Math.max(1, availableParallelism() - 1),
+    cost: config.BCRYPT_COST,
+  });
+  const deps: ApiDeps = {
+    db: db.db,
+    log,
+    hasher,
+    cookies: { secret: sessionSecret, secure: config.SECURE_COOKIES, maxAgeSeconds: sessions.absoluteMs / 1000 },
+    loginPolicy: { sessions, limits: DEFAULT_LOGIN_LIMITS },
+  };
+  const trustedProxies = new Set(config.TRUST_PROXY);
   const bridge = createRestBridge({ router: appRouter, bodyLimit: config.BODY_LIMIT_BYTES });
   const trpc = createTrpcHandler({ bodyLimit: config.BODY_LIMIT_BYTES });
   const openApiJson = JSON.stringify(createOpenApiDocument(appRouter, { version }));
@@ -57,6 +81,8 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     const reqLog = log.child({ reqId: requestId });
     res.setHeader("x-request-id", requestId);
     res.setHeader("x-content-type-options", "nosniff");
+    // Admin data and auth responses must not linger in shared or browser caches.
+    res.setHeader("cache-control", "no-store");
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       reqLog.info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
@@ -75,10 +101,10 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     const ctx: Context = {
       deps,
       db: db.db,
-      principal: null,
+      principal: await authenticate(deps, { authorization: req.headers.authorization, cookie: req.headers.cookie }),
       requestId,
       log: reqLog,
-      ip: req.socket.remoteAddress ?? "",
+      ip: clientAddress(req, trustedProxies),
       userAgent: req.headers["user-agent"] ?? null,
       setHeader: (name, value) => res.setHeader(name, value),
     };
@@ -111,10 +137,11 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
         clearTimeout(force);
         clearInterval(sweep);
       }
+      await hasher.close();
       await db.close();
     })();
     return closing;
   };
 
-  return { server, close };
+  return { server, deps, close };
 }

@@ -18,6 +18,20 @@ const schema = z.object({
   LOG_PRETTY: bool.optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   SECURE_COOKIES: bool.default(false),
+  SESSION_IDLE_TIMEOUT_MS: int(60_000, 48 * 3600_000).default(24 * 3600_000),
+  ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").default("unleash4all"),
+  INIT_ADMIN_API_TOKENS: z
+    .string()
+    .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^\*:\*\.[A-Za-z0-9_-]{16,}$/, 'each token must look like "*:*.<secret of 16+ characters>"')))
+    .default([]),
+  TRUST_PROXY: z
+    .string()
+    .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
+    .pipe(z.array(z.union([z.ipv4(), z.ipv6()], "must be a comma-separated list of proxy IP addresses")))
+    .default([]),
+  PASSWORD_WORKERS: int(1, 64).optional(),
+  BCRYPT_COST: int(10, 16).default(10),
   BODY_LIMIT_BYTES: int(1_024, 64 * 1024 * 1024).default(256 * 1024),
   REQUEST_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
   HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(10_000),

@@ -1,5 +1,6 @@
 import { createDb, migrateToLatest } from "@vexil/db";
 import { type App, createApp } from "./app.ts";
+import { bootstrap } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
 
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   if (applied.length) log.info({ applied }, "migrations applied");
 
   const app: App = createApp({ config, db, log });
+  await bootstrap(app, config);
   await new Promise<void>((resolve, reject) => {
     app.server.once("error", reject);
     app.server.listen(config.PORT, config.HOST, () => resolve());

@@ -1,6 +1,7 @@
 import type { Database } from "@vexil/db";
-import type { Principal } from "@vexil/services";
+import type { LoginPolicy, PasswordHasher, Principal } from "@vexil/services";
 import type { Kysely } from "kysely";
+import type { CookieSettings } from "./session-cookie.ts";
 
 /** The few logger methods the API uses; pino's logger satisfies it. */
 export interface Logger {
@@ -14,6 +15,9 @@ export interface Logger {
 export interface ApiDeps {
   db: Kysely<Database>;
   log: Logger;
+  hasher: PasswordHasher;
+  cookies: CookieSettings;
+  loginPolicy: LoginPolicy;
 }
 
 /** What a procedure knows about the request it serves. */

@@ -4,3 +4,5 @@ export { createRestBridge, sendFailure, sendJson, type RestHandler } from "./res
 export { toHttpFailure, type ErrorBody, type HttpFailure } from "./error-response.ts";
 export { createOpenApiDocument } from "./openapi-document.ts";
 export { createTrpcHandler, type TrpcHandler } from "./trpc-handler.ts";
+export { authenticate } from "./authenticate.ts";
+export type { CookieSettings } from "./session-cookie.ts";

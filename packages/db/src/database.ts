@@ -1,6 +1,10 @@
+import type { ApiTokenTable } from "./tables/api-token.table.ts";
 import type { EnvironmentTable } from "./tables/environment.table.ts";
 import type { EventTable } from "./tables/event.table.ts";
+import type { LoginFailureTable, LoginStreakTable } from "./tables/login-failure.table.ts";
 import type { ProjectEnvironmentTable, ProjectTable } from "./tables/project.table.ts";
+import type { SessionTable } from "./tables/session.table.ts";
+import type { UserTable } from "./tables/user.table.ts";
 
 /** Every table Vexil keeps, as Kysely sees it. Columns are snake_case in SQL and here. */
 export interface Database {
@@ -8,4 +12,9 @@ export interface Database {
   projects: ProjectTable;
   project_environments: ProjectEnvironmentTable;
   events: EventTable;
+  users: UserTable;
+  sessions: SessionTable;
+  api_tokens: ApiTokenTable;
+  login_failures: LoginFailureTable;
+  login_streaks: LoginStreakTable;
 }

@@ -50,7 +50,7 @@ async function ensureTemplate(admin: pg.Client, serverUrl: string, template: str
  * `close()` drops it.
  */
 export async function createTestDb(
-  env: { TEST_DATABASE_URL?: string | undefined; DATABASE_URL?: string | undefined } = process.env,
+  env: Record<string, string | undefined> = process.env,
 ): Promise<TestDb> {
   const serverUrl = env.TEST_DATABASE_URL || env.DATABASE_URL;
   if (!serverUrl) {

@@ -3,6 +3,7 @@ import { createTestDb, type TestDb } from "@vexil/db/testing";
 import pino from "pino";
 import { request } from "undici";
 import { createApp, type App } from "../../src/app.ts";
+import { bootstrap } from "../../src/bootstrap.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 
 export interface TestServer {
@@ -35,10 +36,16 @@ export async function startTestServer(
   options: { db?: TestDb } = {},
 ): Promise<TestServer> {
   const db = options.db ?? (await createTestDb());
-  const config = loadConfig({ LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "2000", ...env });
+  const config = loadConfig({
+    LOG_LEVEL: "info",
+    SHUTDOWN_GRACE_MS: "2000",
+    SESSION_SECRET: "test-secret-of-at-least-32-characters!!",
+    ...env,
+  });
   const logs: Record<string, unknown>[] = [];
   const log = pino({ level: config.LOG_LEVEL, base: undefined }, { write: (line: string) => logs.push(JSON.parse(line)) });
   const app = createApp({ config, db, log });
+  await bootstrap(app, config);
   await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 

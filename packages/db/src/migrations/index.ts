@@ -1,5 +1,6 @@
 import type { Migration } from "kysely";
 import * as foundation from "./2026-11-22T10-00-foundation.ts";
+import * as identity from "./2026-11-22T11-00-identity.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -7,4 +8,5 @@ import * as foundation from "./2026-11-22T10-00-foundation.ts";
  */
 export const migrations: Record<string, Migration> = {
   "2026-11-22T10-00-foundation": foundation,
+  "2026-11-22T11-00-identity": identity,
 };

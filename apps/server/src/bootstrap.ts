@@ -1,0 +1,16 @@
+import { ensureAdminUser, ensureInitialAdminTokens } from "@vexil/services";
+import type { App } from "./app.ts";
+import type { Config } from "./config.ts";
+
+/** What a first start needs: an `admin` to log in as, and the configured admin tokens. */
+export async function bootstrap(app: App, config: Config): Promise<void> {
+  const { db, hasher, log } = app.deps;
+  if (await ensureAdminUser(db, hasher, config.ADMIN_PASSWORD)) {
+    log.info({ username: "admin" }, 'created user "admin" with the password from ADMIN_PASSWORD');
+  }
+  if (config.ADMIN_PASSWORD === "unleash4all") {
+    log.warn({}, 'ADMIN_PASSWORD is the default "unleash4all"; set another or change the admin password');
+  }
+  const created = await ensureInitialAdminTokens(db, config.INIT_ADMIN_API_TOKENS);
+  if (created) log.info({ created }, "created admin tokens from INIT_ADMIN_API_TOKENS");
+}

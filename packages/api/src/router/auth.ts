@@ -1,0 +1,46 @@
+import { login } from "@vexil/services";
+import { z } from "zod";
+import { endSession } from "@vexil/services";
+import { okSchema, userSchema } from "../schemas/user.ts";
+import { toJson } from "../schemas/to-json.ts";
+import { clearedSessionCookieHeader, sealSessionId, sessionCookieHeader } from "../session-cookie.ts";
+import { publicProcedure } from "../trpc.ts";
+
+export const authRouter = {
+  login: publicProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/auth/simple/login",
+        tags: ["Auth"],
+        summary: "Log in",
+        description: "Checks a username (or e-mail) and password and starts a session; the session cookie comes in Set-Cookie.",
+      },
+      access: "public",
+    })
+    .input(z.strictObject({ username: z.string().min(1), password: z.string().min(1) }))
+    .output(userSchema)
+    .mutation(async ({ ctx, input }) => {
+      const { user, sessionId } = await login(ctx.db, ctx.deps.hasher, ctx.deps.loginPolicy, {
+        username: input.username,
+        password: input.password,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+      });
+      ctx.setHeader("set-cookie", sessionCookieHeader(await sealSessionId(sessionId, ctx.deps.cookies), ctx.deps.cookies));
+      return toJson(user);
+    }),
+
+  logout: publicProcedure
+    .meta({
+      openapi: { method: "POST", path: "/logout", tags: ["Auth"], summary: "End the current session" },
+      access: "public",
+    })
+    .input(z.strictObject({}))
+    .output(okSchema)
+    .mutation(async ({ ctx }) => {
+      if (ctx.principal?.kind === "user" && ctx.principal.sessionId) await endSession(ctx.db, ctx.principal.sessionId);
+      ctx.setHeader("set-cookie", clearedSessionCookieHeader(ctx.deps.cookies));
+      return {};
+    }),
+};

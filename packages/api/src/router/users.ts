@@ -1,0 +1,77 @@
+import { changePassword, createUser, deleteUser, listUsers, NoAccessError } from "@vexil/services";
+import { z } from "zod";
+import { toJson } from "../schemas/to-json.ts";
+import { okSchema, rootRoleSchema, userSchema } from "../schemas/user.ts";
+import { protectedProcedure } from "../trpc.ts";
+
+const idParam = z.coerce.number().int().min(1);
+
+export const usersRouter = {
+  create: protectedProcedure
+    .meta({
+      openapi: { method: "POST", path: "/api/admin/user-admin", tags: ["Users"], summary: "Create a user" },
+      access: "ADMIN",
+      successStatus: 201,
+    })
+    .input(
+      z.strictObject({
+        username: z.string().min(1).max(100).nullish(),
+        email: z.email().max(320).nullish(),
+        name: z.string().max(200).nullish(),
+        password: z.string().nullish(),
+        rootRole: rootRoleSchema,
+      }),
+    )
+    .output(userSchema)
+    .mutation(async ({ ctx, input }) => toJson(await createUser(ctx.db, ctx.deps.hasher, ctx.principal, input))),
+
+  list: protectedProcedure
+    .meta({
+      openapi: { method: "GET", path: "/api/admin/user-admin", tags: ["Users"], summary: "List users" },
+      access: "ADMIN",
+    })
+    .input(z.object({}))
+    .output(z.object({ users: z.array(userSchema) }))
+    .query(async ({ ctx }) => ({ users: toJson(await listUsers(ctx.db)) })),
+
+  delete: protectedProcedure
+    .meta({
+      openapi: { method: "DELETE", path: "/api/admin/user-admin/{id}", tags: ["Users"], summary: "Delete a user and end their sessions" },
+      access: "ADMIN",
+    })
+    .input(z.object({ id: idParam }))
+    .output(userSchema)
+    .mutation(async ({ ctx, input }) =>
+      toJson(await ctx.db.transaction().execute((trx) => deleteUser(trx, ctx.principal, input.id))),
+    ),
+
+  changePassword: protectedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/admin/user-admin/{id}/change-password",
+        tags: ["Users"],
+        summary: "Set a user's password and end their sessions",
+      },
+      access: "ADMIN",
+    })
+    .input(z.strictObject({ id: idParam, password: z.string() }))
+    .output(okSchema)
+    .mutation(async ({ ctx, input }) => {
+      await changePassword(ctx.db, ctx.deps.hasher, ctx.principal, input.id, input.password);
+      return {};
+    }),
+
+  changeOwnPassword: protectedProcedure
+    .meta({
+      openapi: { method: "POST", path: "/api/admin/user/change-password", tags: ["Users"], summary: "Change your own password" },
+      access: "authenticated",
+    })
+    .input(z.strictObject({ password: z.string() }))
+    .output(okSchema)
+    .mutation(async ({ ctx, input }) => {
+      if (ctx.principal.kind !== "user") throw new NoAccessError("Only a user has a password to change.");
+      await changePassword(ctx.db, ctx.deps.hasher, ctx.principal, ctx.principal.userId, input.password);
+      return {};
+    }),
+};

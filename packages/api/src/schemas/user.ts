@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+export const rootRoleSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]).meta({
+  description: "Root role: 1 Admin, 2 Editor, 3 Viewer",
+});
+
+export const userSchema = z
+  .object({
+    id: z.number().int(),
+    isAPI: z.boolean().optional(),
+    name: z.string().nullable().optional(),
+    email: z.string().nullable().optional(),
+    username: z.string().nullable().optional(),
+    imageUrl: z.string().optional(),
+    inviteLink: z.string().optional(),
+    loginAttempts: z.number().int().optional(),
+    emailSent: z.boolean().optional(),
+    rootRole: z.number().int().optional(),
+    seenAt: z.iso.datetime().nullable().optional(),
+    createdAt: z.iso.datetime().optional(),
+    accountType: z.string().optional(),
+    permissions: z.array(z.string()).optional(),
+    scimId: z.string().nullable().optional(),
+  })
+  .meta({ id: "User" });
+
+export const okSchema = z.object({}).meta({ id: "Empty" });

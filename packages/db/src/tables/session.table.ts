@@ -1,0 +1,13 @@
+import type { ColumnType, Generated } from "kysely";
+
+export interface SessionTable {
+  id: string;
+  /** Orders a user's sessions when several start in the same instant. */
+  seq: Generated<number>;
+  user_id: number;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  last_seen_at: Date;
+  expires_at: Date;
+  user_agent: string | null;
+  ip: string | null;
+}

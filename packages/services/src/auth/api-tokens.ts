@@ -1,0 +1,180 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Database } from "@vexil/db";
+import { type Kysely, type Selectable, sql } from "kysely";
+import { NoAccessError, NotFoundError, ValidationError } from "../errors/domain-error.ts";
+import { appendEvent } from "../events/append-event.ts";
+import type { RootRoleId } from "./permissions.ts";
+import type { Principal } from "./principal.ts";
+
+export type ApiTokenType = "admin" | "client" | "frontend";
+
+export interface ApiToken {
+  id: number;
+  tokenName: string;
+  type: ApiTokenType | "personal";
+  projects: string[];
+  environment: string;
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
+export interface NewApiToken {
+  tokenName: string;
+  type: ApiTokenType;
+  projects?: string[] | undefined;
+  environment?: string | undefined;
+  expiresAt?: Date | null | undefined;
+}
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const newSecret = () => randomBytes(32).toString("hex");
+
+function toApiToken(row: Selectable<Database["api_tokens"]>): ApiToken {
+  return {
+    id: row.id,
+    tokenName: row.token_name,
+    type: row.type as ApiToken["type"],
+    projects: row.projects,
+    environment: row.environment,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+  };
+}
+
+/** Unleash's format: `<project>:<environment>.<secret>`, `*` for all, `[]` for several projects. */
+function tokenPrefix(type: ApiTokenType, projects: string[], environment: string): string {
+  if (type === "admin") return "*:*";
+  const project = projects.length === 1 ? (projects[0] as string) : "[]";
+  return `${project}:${environment}`;
+}
+
+/** Creates an API token; the returned secret is the whole token and is never shown again. */
+export async function createApiToken(
+  trx: Kysely<Database>,
+  by: Principal | null,
+  input: NewApiToken,
+): Promise<ApiToken & { secret: string }> {
+  const projects = input.type === "admin" ? ["*"] : input.projects?.length ? input.projects : ["*"];
+  const environment = input.type === "admin" ? "*" : (input.environment ?? "development");
+  if (input.type !== "admin") {
+    const known = await trx.selectFrom("environments").select("name").where("name", "=", environment).executeTakeFirst();
+    if (!known && environment !== "*") {
+      throw new ValidationError(`There is no environment "${environment}".`, [{ path: "environment", message: "unknown environment" }]);
+    }
+  }
+  const secret = `${tokenPrefix(input.type, projects, environment)}.${newSecret()}`;
+  const row = await trx
+    .insertInto("api_tokens")
+    .values({
+      type: input.type,
+      token_name: input.tokenName,
+      secret_hash: hashToken(secret),
+      projects: JSON.stringify(projects),
+      environment,
+      expires_at: input.expiresAt ?? null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const token = toApiToken(row);
+  await appendEvent(trx, by, { type: "api-token-created", data: { ...token, secret: undefined } });
+  return { ...token, secret };
+}
+
+/** A personal access token `user:<secret>`, acting as the user who creates it. */
+export async function createPersonalToken(
+  trx: Kysely<Database>,
+  by: Principal,
+  input: { description: string; expiresAt: Date | null },
+): Promise<ApiToken & { secret: string }> {
+  if (by.kind !== "user") throw new NoAccessError("Personal access tokens belong to a user; log in to create one.");
+  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
+    throw new ValidationError("expiresAt must be in the future.", [{ path: "expiresAt", message: "must be in the future" }]);
+  }
+  const secret = `user:${newSecret()}`;
+  const row = await trx
+    .insertInto("api_tokens")
+    .values({
+      type: "personal",
+      token_name: input.description,
+      secret_hash: hashToken(secret),
+      projects: JSON.stringify(["*"]),
+      environment: "*",
+      user_id: by.userId,
+      expires_at: input.expiresAt,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const token = toApiToken(row);
+  await appendEvent(trx, by, { type: "personal-token-created", data: { id: token.id, description: input.description } });
+  return { ...token, secret };
+}
+
+export async function listApiTokens(db: Kysely<Database>, owner?: { userId: number }): Promise<ApiToken[]> {
+  let query = db.selectFrom("api_tokens").selectAll().orderBy("id");
+  query = owner ? query.where("user_id", "=", owner.userId) : query.where("type", "!=", "personal");
+  return (await query.execute()).map(toApiToken);
+}
+
+export async function deleteApiToken(trx: Kysely<Database>, by: Principal | null, id: number, owner?: { userId: number }): Promise<ApiToken> {
+  let query = trx.deleteFrom("api_tokens").where("id", "=", id);
+  query = owner ? query.where("user_id", "=", owner.userId) : query.where("type", "!=", "personal");
+  const row = await query.returningAll().executeTakeFirst();
+  if (!row) throw new NotFoundError(`There is no token with id ${id}.`);
+  const token = toApiToken(row);
+  await appendEvent(trx, by, { type: owner ? "personal-token-deleted" : "api-token-deleted", preData: token, data: null });
+  return token;
+}
+
+/** Who a token in the Authorization header stands for, or null for an unknown or expired one. */
+export async function findTokenPrincipal(db: Kysely<Database>, rawToken: string): Promise<Principal | null> {
+  const row = await db
+    .selectFrom("api_tokens")
+    .leftJoin("users", "users.id", "api_tokens.user_id")
+    .select([
+      "api_tokens.id",
+      "api_tokens.type",
+      "api_tokens.token_name",
+      "users.id as userId",
+      "users.username",
+      "users.email",
+      "users.root_role as rootRole",
+    ])
+    .where("api_tokens.secret_hash", "=", hashToken(rawToken))
+    .where((eb) => eb.or([eb("api_tokens.expires_at", "is", null), eb("api_tokens.expires_at", ">", sql<Date>`now()`)]))
+    .executeTakeFirst();
+  if (!row) return null;
+  switch (row.type) {
+    case "admin":
+      return { kind: "admin-token", tokenId: row.id, tokenName: row.token_name };
+    case "client":
+    case "frontend":
+      return { kind: "client-token", tokenId: row.id, tokenName: row.token_name, type: row.type };
+    case "personal":
+      if (row.userId === null || row.rootRole === null) return null;
+      return {
+        kind: "user",
+        userId: row.userId,
+        username: row.username ?? row.email ?? `user-${row.userId}`,
+        rootRole: row.rootRole as RootRoleId,
+        via: "personal-token",
+      };
+  }
+  return null;
+}
+
+const ADMIN_TOKEN = /^\*:\*\.[A-Za-z0-9_-]{16,}$/;
+
+/** Creates the admin tokens named by INIT_ADMIN_API_TOKENS that do not exist yet. */
+export async function ensureInitialAdminTokens(db: Kysely<Database>, tokens: string[]): Promise<number> {
+  let created = 0;
+  for (const token of tokens) {
+    if (!ADMIN_TOKEN.test(token)) throw new ValidationError(`An initial admin token must look like "*:*.<secret of 16+ characters>".`);
+    const inserted = await db
+      .insertInto("api_tokens")
+      .values({ type: "admin", token_name: "init-admin-token", secret_hash: hashToken(token), projects: JSON.stringify(["*"]), environment: "*" })
+      .onConflict((oc) => oc.column("secret_hash").doNothing())
+      .executeTakeFirst();
+    created += Number(inserted.numInsertedOrUpdatedRows ?? 0n);
+  }
+  return created;
+}

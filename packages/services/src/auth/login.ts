@@ -1,0 +1,74 @@
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
+import { PasswordMismatch } from "../errors/domain-error.ts";
+import { appendEvent } from "../events/append-event.ts";
+import { toUser, type User } from "../users/user.ts";
+import { admitLoginAttempt, type LoginLimits } from "./login-throttle.ts";
+import type { PasswordHasher } from "./password-hasher.ts";
+import { createSession, type SessionPolicy } from "./sessions.ts";
+
+export interface LoginAttempt {
+  username: string;
+  password: string;
+  ip: string;
+  userAgent: string | null;
+}
+
+export interface LoginPolicy {
+  sessions: SessionPolicy;
+  limits: LoginLimits;
+}
+
+/**
+ * Checks a username (or e-mail) and password and starts a session. A wrong password and an
+ * unknown user fail alike, in body and in time: the unknown user is verified against a dummy
+ * hash of the same cost.
+ */
+export async function login(
+  db: Kysely<Database>,
+  hasher: PasswordHasher,
+  policy: LoginPolicy,
+  attempt: LoginAttempt,
+): Promise<{ user: User; sessionId: string }> {
+  // Counted per spelling-insensitive name so that "Admin" and "admin" share one budget.
+  const account = attempt.username.trim().toLowerCase();
+  const ticket = await admitLoginAttempt(db, account, attempt.ip, policy.limits);
+
+  // An exact username wins over an e-mail that happens to equal it.
+  const row = await db
+    .selectFrom("users")
+    .selectAll()
+    .where((eb) => eb.or([eb("username", "=", attempt.username), eb(eb.fn("lower", ["email"]), "=", account)]))
+    .orderBy((eb) => eb.case().when("username", "=", attempt.username).then(0).else(1).end())
+    .limit(1)
+    .executeTakeFirst();
+  const hash = row?.password_hash ?? (await hasher.dummyHash());
+  const matches = (await hasher.verify(attempt.password, hash)) && !!row?.password_hash;
+
+  if (!row || !matches) {
+    await db.transaction().execute(async (trx) => {
+      await ticket.failed(trx);
+      if (row) await trx.updateTable("users").set((eb) => ({ login_attempts: eb("login_attempts", "+", 1) })).where("id", "=", row.id).execute();
+    });
+    throw new PasswordMismatch();
+  }
+
+  return db.transaction().execute(async (trx) => {
+    await ticket.succeeded(trx);
+    const previous = await trx.selectFrom("users").select("seen_at").where("id", "=", row.id).forUpdate().executeTakeFirstOrThrow();
+    const updated = await trx
+      .updateTable("users")
+      .set({ login_attempts: 0, seen_at: new Date() })
+      .where("id", "=", row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const sessionId = await createSession(trx, row.id, { ip: attempt.ip, userAgent: attempt.userAgent }, policy.sessions);
+    const user = { ...toUser(updated), seenAt: previous.seen_at };
+    await appendEvent(
+      trx,
+      { kind: "user", userId: user.id, username: user.username ?? user.email ?? "", rootRole: user.rootRole, via: "session" },
+      { type: "user-logged-in", data: { id: user.id, username: user.username, ip: attempt.ip } },
+    );
+    return { user, sessionId };
+  });
+}

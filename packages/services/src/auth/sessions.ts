@@ -1,0 +1,101 @@
+import { randomBytes } from "node:crypto";
+import type { Database } from "@vexil/db";
+import { type Kysely, sql } from "kysely";
+import type { RootRoleId } from "./permissions.ts";
+import type { Principal } from "./principal.ts";
+
+export interface SessionPolicy {
+  /** A session ends this long after login, however active (Unleash: 48 h). */
+  absoluteMs: number;
+  /** A session unused for this long ends. */
+  idleMs: number;
+  /** A new login beyond this many ends the user's oldest session (Unleash: 5). */
+  maxPerUser: number;
+}
+
+export const DEFAULT_SESSION_POLICY: SessionPolicy = { absoluteMs: 48 * 3600_000, idleMs: 24 * 3600_000, maxPerUser: 5 };
+
+// Writing last_seen_at on every request would turn every read into a write.
+const TOUCH_AFTER_MS = 60_000;
+
+/** Starts a session; call it in the login's transaction. Returns the new session's id. */
+export async function createSession(
+  trx: Kysely<Database>,
+  userId: number,
+  client: { ip: string; userAgent: string | null },
+  policy: SessionPolicy,
+): Promise<string> {
+  const id = randomBytes(32).toString("base64url");
+  await trx
+    .insertInto("sessions")
+    .values({
+      id,
+      user_id: userId,
+      last_seen_at: sql<Date>`now()`,
+      expires_at: sql<Date>`now() + make_interval(secs => ${policy.absoluteMs / 1000})`,
+      user_agent: client.userAgent?.slice(0, 512) ?? null,
+      ip: client.ip,
+    })
+    .execute();
+  await trx
+    .deleteFrom("sessions")
+    .where("user_id", "=", userId)
+    .where(
+      "id",
+      "not in",
+      trx.selectFrom("sessions").select("id").where("user_id", "=", userId).orderBy("seq", "desc").limit(policy.maxPerUser),
+    )
+    .execute();
+  return id;
+}
+
+/** The user behind a live session, or null for an unknown, expired or idle one. */
+export async function findSessionPrincipal(db: Kysely<Database>, sessionId: string, policy: SessionPolicy): Promise<Principal | null> {
+  const row = await db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select([
+      "sessions.id as sessionId",
+      "sessions.last_seen_at as lastSeenAt",
+      "users.id as userId",
+      "users.username",
+      "users.email",
+      "users.root_role as rootRole",
+      sql<boolean>`sessions.last_seen_at < now() - make_interval(secs => ${TOUCH_AFTER_MS / 1000})`.as("stale"),
+    ])
+    .where("sessions.id", "=", sessionId)
+    .where("sessions.expires_at", ">", sql<Date>`now()`)
+    .where("sessions.last_seen_at", ">", sql<Date>`now() - make_interval(secs => ${policy.idleMs / 1000})`)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.stale) {
+    await db.updateTable("sessions").set({ last_seen_at: sql<Date>`now()` }).where("id", "=", sessionId).execute();
+  }
+  return {
+    kind: "user",
+    userId: row.userId,
+    username: row.username ?? row.email ?? `user-${row.userId}`,
+    rootRole: row.rootRole as RootRoleId,
+    via: "session",
+    sessionId: row.sessionId,
+  };
+}
+
+export async function endSession(db: Kysely<Database>, sessionId: string): Promise<boolean> {
+  const result = await db.deleteFrom("sessions").where("id", "=", sessionId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Removes sessions past their end; they are already refused, this only frees the rows. */
+export async function deleteExpiredSessions(db: Kysely<Database>, policy: SessionPolicy): Promise<number> {
+  const result = await db
+    .deleteFrom("sessions")
+    .where((eb) =>
+      eb.or([
+        eb("expires_at", "<=", sql<Date>`now()`),
+        eb("last_seen_at", "<=", sql<Date>`now() - make_interval(secs => ${policy.idleMs / 1000})`),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

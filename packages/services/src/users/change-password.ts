@@ -1,0 +1,33 @@
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
+import type { PasswordHasher } from "../auth/password-hasher.ts";
+import type { Principal } from "../auth/principal.ts";
+import { NotFoundError } from "../errors/domain-error.ts";
+import { appendEvent } from "../events/append-event.ts";
+import { checkPasswordPolicy } from "./password-policy.ts";
+
+/** Sets a new password and ends every session of that user (contract 3.2). */
+export async function changePassword(
+  db: Kysely<Database>,
+  hasher: PasswordHasher,
+  by: Principal | null,
+  userId: number,
+  password: string,
+): Promise<void> {
+  checkPasswordPolicy(password);
+  const hash = await hasher.hash(password);
+  await db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable("users")
+      .set({ password_hash: hash, login_attempts: 0 })
+      .where("id", "=", userId)
+      .returning(["id", "username"])
+      .executeTakeFirst();
+    if (!updated) throw new NotFoundError(`There is no user with id ${userId}.`);
+    const ended = await trx.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst();
+    await appendEvent(trx, by, {
+      type: "user-password-changed",
+      data: { id: userId, username: updated.username, sessionsEnded: Number(ended.numDeletedRows) },
+    });
+  });
+}

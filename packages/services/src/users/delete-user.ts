@@ -1,0 +1,15 @@
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
+import type { Principal } from "../auth/principal.ts";
+import { NotFoundError } from "../errors/domain-error.ts";
+import { appendEvent } from "../events/append-event.ts";
+import { toUser, type User, userEventData } from "./user.ts";
+
+/** Deletes a user; its sessions and personal tokens go with it (foreign keys cascade). */
+export async function deleteUser(trx: Kysely<Database>, by: Principal | null, userId: number): Promise<User> {
+  const row = await trx.deleteFrom("users").where("id", "=", userId).returningAll().executeTakeFirst();
+  if (!row) throw new NotFoundError(`There is no user with id ${userId}.`);
+  const user = toUser(row);
+  await appendEvent(trx, by, { type: "user-deleted", preData: userEventData(user), data: null });
+  return user;
+}
