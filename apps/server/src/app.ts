@@ -17,12 +17,14 @@ import {
 import type { Db } from "@vexil/db";
 import { createPasswordHasher, DEFAULT_LOGIN_LIMITS, DEFAULT_SESSION_POLICY } from "@vexil/services";
 import { sql } from "kysely";
+import { startChangeRequestScheduler, type Scheduler } from "./change-request-scheduler.ts";
 import { clientAddress } from "./client-address.ts";
 import type { Config } from "./config.ts";
 
 export interface App {
   server: Server;
   deps: ApiDeps;
+  scheduler: Scheduler;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes the database. */
   close(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     loginPolicy: { sessions, limits: DEFAULT_LOGIN_LIMITS },
   };
   const trustedProxies = new Set(config.TRUST_PROXY);
+  const scheduler = startChangeRequestScheduler(db.db, log, config.SCHEDULER_INTERVAL_MS);
   const bridge = createRestBridge({ router: appRouter, bodyLimit: config.BODY_LIMIT_BYTES });
   const trpc = createTrpcHandler({ bodyLimit: config.BODY_LIMIT_BYTES });
   const openApiJson = JSON.stringify(createOpenApiDocument(appRouter, { version }));
@@ -137,11 +140,12 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
         clearTimeout(force);
         clearInterval(sweep);
       }
+      await scheduler.stop();
       await hasher.close();
       await db.close();
     })();
     return closing;
   };
 
-  return { server, deps, close };
+  return { server, deps, scheduler, close };
 }

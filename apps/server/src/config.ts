@@ -32,6 +32,8 @@ const schema = z.object({
     .default([]),
   PASSWORD_WORKERS: int(1, 64).optional(),
   BCRYPT_COST: int(10, 16).default(10),
+  /** How often each instance looks for due scheduled change requests; 0 turns it off. */
+  SCHEDULER_INTERVAL_MS: int(0, 3_600_000).default(10_000),
   BODY_LIMIT_BYTES: int(1_024, 64 * 1024 * 1024).default(256 * 1024),
   REQUEST_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
   HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(10_000),

@@ -1,14 +1,22 @@
+import { bannersRouter } from "./router/banners.ts";
 import { apiTokensRouter } from "./router/api-tokens.ts";
 import { authRouter } from "./router/auth.ts";
+import { changeRequestsRouter } from "./router/change-requests.ts";
 import { environmentsRouter } from "./router/environments.ts";
+import { featuresRouter } from "./router/features.ts";
+import { projectsRouter } from "./router/projects.ts";
 import { usersRouter } from "./router/users.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
   environments: environmentsRouter,
+  projects: projectsRouter,
+  features: featuresRouter,
   auth: authRouter,
   users: usersRouter,
   apiTokens: apiTokensRouter,
+  changeRequests: changeRequestsRouter,
+  banners: bannersRouter,
 });
 
 export type AppRouter = typeof appRouter;

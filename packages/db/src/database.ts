@@ -1,6 +1,14 @@
 import type { ApiTokenTable } from "./tables/api-token.table.ts";
+import type { BannerTable } from "./tables/banner.table.ts";
+import type {
+  ChangeRequestChangeTable,
+  ChangeRequestReviewTable,
+  ChangeRequestSettingTable,
+  ChangeRequestTable,
+} from "./tables/change-request.table.ts";
 import type { EnvironmentTable } from "./tables/environment.table.ts";
 import type { EventTable } from "./tables/event.table.ts";
+import type { FeatureEnvironmentTable, FeatureTable } from "./tables/feature.table.ts";
 import type { LoginFailureTable, LoginStreakTable } from "./tables/login-failure.table.ts";
 import type { ProjectEnvironmentTable, ProjectTable } from "./tables/project.table.ts";
 import type { SessionTable } from "./tables/session.table.ts";
@@ -12,9 +20,16 @@ export interface Database {
   projects: ProjectTable;
   project_environments: ProjectEnvironmentTable;
   events: EventTable;
+  features: FeatureTable;
+  feature_environments: FeatureEnvironmentTable;
+  banners: BannerTable;
   users: UserTable;
   sessions: SessionTable;
   api_tokens: ApiTokenTable;
   login_failures: LoginFailureTable;
   login_streaks: LoginStreakTable;
+  change_request_settings: ChangeRequestSettingTable;
+  change_requests: ChangeRequestTable;
+  change_request_changes: ChangeRequestChangeTable;
+  change_request_reviews: ChangeRequestReviewTable;
 }

@@ -3,6 +3,38 @@ export * from "./auth/permissions.ts";
 export * from "./auth/principal.ts";
 export { appendEvent, type NewEvent } from "./events/append-event.ts";
 export { listEnvironments, type Environment } from "./environments/list-environments.ts";
+export { createEnvironment, type NewEnvironment } from "./environments/create-environment.ts";
+export type { Project } from "./projects/project.ts";
+export { listProjects } from "./projects/list-projects.ts";
+export { requireProject } from "./projects/require-project.ts";
+export { createProject, type NewProject } from "./projects/create-project.ts";
+export { enableEnvironmentInProject } from "./projects/enable-environment-in-project.ts";
+export { FEATURE_TYPES, type Feature, type FeatureType } from "./features/feature.ts";
+export { createFeature, type NewFeature } from "./features/create-feature.ts";
+export { listFeatures } from "./features/list-features.ts";
+export { featureWithEnvironments, type FeatureEnvironment, type FeatureWithEnvironments } from "./features/feature-with-environments.ts";
+export { isUrlSafeName, urlSafeName } from "./features/url-safe-name.ts";
+export {
+  PAYLOAD_TYPES,
+  TOTAL_WEIGHT,
+  type Variant,
+  variantInputSchema,
+  type VariantInput,
+  variantsInputSchema,
+  WEIGHT_TYPES,
+} from "./features/variant.ts";
+export { parseVariants } from "./features/parse-variants.ts";
+export { applyJsonPatch, type JsonPatchOperation } from "./features/apply-json-patch.ts";
+export type { FeatureEnvironmentPath } from "./features/locate-feature-environment.ts";
+export { featureEnvironmentVariants } from "./features/feature-environment-variants.ts";
+export { replaceFeatureEnvironmentVariants } from "./features/replace-feature-environment-variants.ts";
+export { patchFeatureEnvironmentVariants } from "./features/patch-feature-environment-variants.ts";
+export { BANNER_VARIANTS, type Banner, type BannerFields, type BannerVariant } from "./banners/banner.ts";
+export { createBanner } from "./banners/create-banner.ts";
+export { listBanners } from "./banners/list-banners.ts";
+export { updateBanner, type BannerChanges } from "./banners/update-banner.ts";
+export { setBannerEnabled } from "./banners/set-banner-enabled.ts";
+export { deleteBanner } from "./banners/delete-banner.ts";
 export { createPasswordHasher, type PasswordHasher, type PasswordHasherOptions } from "./auth/password-hasher.ts";
 export {
   createSession,
@@ -31,3 +63,22 @@ export { listUsers } from "./users/list-users.ts";
 export { changePassword } from "./users/change-password.ts";
 export { deleteUser } from "./users/delete-user.ts";
 export { ensureAdminUser } from "./users/ensure-admin-user.ts";
+export { setFeatureEnvironmentEnabled } from "./features/set-feature-environment-enabled.ts";
+export {
+  CHANGE_REQUEST_STATES,
+  type ChangeRequestState,
+  type ChangeRequestView,
+  loadChangeRequests,
+  PENDING_STATES,
+} from "./change-requests/change-request.ts";
+export {
+  changeRequestConfig,
+  changeRequestsRequiredIn,
+  type ChangeRequestConfig,
+  setChangeRequestConfig,
+} from "./change-requests/change-request-settings.ts";
+export { addChange, CHANGE_ACTIONS, type ChangeAction, type NewChange, requireChangeRequest } from "./change-requests/add-change.ts";
+export { changeRequestState, type StateChange, TRANSITIONS } from "./change-requests/change-state.ts";
+export { pendingChangeRequestsFor } from "./change-requests/pending-change-requests.ts";
+export { runDueChangeRequests, type SchedulerOutcome } from "./change-requests/run-due-change-requests.ts";
+export { assertDirectWriteAllowed } from "./change-requests/assert-direct-write-allowed.ts";

@@ -1,21 +1,36 @@
-import { listEnvironments } from "@vexil/services";
+import { createEnvironment, listEnvironments } from "@vexil/services";
 import { z } from "zod";
+import { createEnvironmentSchema, environmentSchema } from "../schemas/environment.ts";
+import { toJson } from "../schemas/to-json.ts";
 import { protectedProcedure } from "../trpc.ts";
-import { environmentSchema } from "../schemas/environment.ts";
+
+const tags = ["Environments"];
 
 export const environmentsRouter = {
   list: protectedProcedure
     .meta({
-      openapi: { method: "GET", path: "/api/admin/environments", tags: ["Environments"], summary: "List environments" },
+      openapi: { method: "GET", path: "/api/admin/environments", tags, summary: "List environments" },
       access: "authenticated",
     })
     .input(z.object({}))
     .output(z.object({ version: z.literal(1), environments: z.array(environmentSchema) }))
-    .query(async ({ ctx }) => {
-      const environments = await listEnvironments(ctx.db);
-      return {
-        version: 1 as const,
-        environments: environments.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() })),
-      };
-    }),
+    .query(async ({ ctx }) => ({ version: 1 as const, environments: toJson(await listEnvironments(ctx.db)) })),
+
+  create: protectedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/admin/environments",
+        tags,
+        summary: "Create an environment",
+        description: "The new environment is enabled in no project; enable it with POST /api/admin/projects/{projectId}/environments.",
+      },
+      access: "ADMIN",
+      successStatus: 201,
+    })
+    .input(createEnvironmentSchema)
+    .output(environmentSchema)
+    .mutation(async ({ ctx, input }) =>
+      toJson(await ctx.db.transaction().execute((trx) => createEnvironment(trx, ctx.principal, input))),
+    ),
 };

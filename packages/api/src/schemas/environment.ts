@@ -1,3 +1,4 @@
+import { urlSafeName } from "@vexil/services";
 import { z } from "zod";
 
 export const environmentSchema = z
@@ -8,3 +9,11 @@ export const environmentSchema = z
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "Environment" });
+
+export const createEnvironmentSchema = z
+  .strictObject({
+    name: urlSafeName.meta({ description: "URL-safe, 1-100 characters" }),
+    type: z.string().min(1).max(100).meta({ description: "Kind of environment, e.g. development or production" }),
+    sortOrder: z.int32().optional().meta({ description: "Position in lists, lowest first (default 0)" }),
+  })
+  .meta({ id: "CreateEnvironment" });

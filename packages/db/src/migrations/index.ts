@@ -1,6 +1,9 @@
 import type { Migration } from "kysely";
 import * as foundation from "./2026-11-22T10-00-foundation.ts";
 import * as identity from "./2026-11-22T11-00-identity.ts";
+import * as banners from "./2026-11-22T12-00-banners.ts";
+import * as features from "./2026-11-22T13-00-features.ts";
+import * as changeRequests from "./2026-11-22T14-00-change-requests.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -9,4 +12,7 @@ import * as identity from "./2026-11-22T11-00-identity.ts";
 export const migrations: Record<string, Migration> = {
   "2026-11-22T10-00-foundation": foundation,
   "2026-11-22T11-00-identity": identity,
+  "2026-11-22T12-00-banners": banners,
+  "2026-11-22T13-00-features": features,
+  "2026-11-22T14-00-change-requests": changeRequests,
 };

@@ -1,5 +1,5 @@
 import type { Database } from "@vexil/db";
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 
 export interface Environment {
   name: string;
@@ -8,7 +8,12 @@ export interface Environment {
   createdAt: Date;
 }
 
+/** The one place where an environment row becomes an environment. */
+export function environmentFromRow(row: Selectable<Database["environments"]>): Environment {
+  return { name: row.name, type: row.type, sortOrder: row.sort_order, createdAt: row.created_at };
+}
+
 export async function listEnvironments(db: Kysely<Database>): Promise<Environment[]> {
   const rows = await db.selectFrom("environments").selectAll().orderBy("sort_order").orderBy("name").execute();
-  return rows.map((r) => ({ name: r.name, type: r.type, sortOrder: r.sort_order, createdAt: r.created_at }));
+  return rows.map(environmentFromRow);
 }

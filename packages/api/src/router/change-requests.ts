@@ -1,0 +1,134 @@
+import {
+  addChange,
+  CHANGE_ACTIONS,
+  CHANGE_REQUEST_STATES,
+  changeRequestConfig,
+  changeRequestState,
+  loadChangeRequests,
+  pendingChangeRequestsFor,
+  requireChangeRequest,
+  setChangeRequestConfig,
+} from "@vexil/services";
+import { z } from "zod";
+import { type ChangeRequestWire, changeRequestConfigSchema, changeRequestSchema } from "../schemas/change-request.ts";
+import { toJson } from "../schemas/to-json.ts";
+import { protectedProcedure } from "../trpc.ts";
+
+const projectPath = "/api/admin/projects/{projectId}";
+const tags = ["Change requests"];
+const name = z.string().min(1).max(100);
+const idParam = z.coerce.number().int().min(1);
+
+export const changeRequestsRouter = {
+  config: protectedProcedure
+    .meta({
+      openapi: { method: "GET", path: `${projectPath}/change-requests/config`, tags, summary: "Change-request settings per environment" },
+      access: "authenticated",
+    })
+    .input(z.object({ projectId: name }))
+    .output(z.array(changeRequestConfigSchema))
+    .query(({ ctx, input }) => changeRequestConfig(ctx.db, input.projectId)),
+
+  setConfig: protectedProcedure
+    .meta({
+      openapi: {
+        method: "PUT",
+        path: `${projectPath}/environments/{environment}/change-requests/config`,
+        tags,
+        summary: "Turn change requests on or off for an environment of a project",
+      },
+      access: "ADMIN",
+    })
+    .input(z.strictObject({ projectId: name, environment: name, changeRequestsEnabled: z.boolean(), requiredApprovals: z.number().int().min(1).max(10) }))
+    .output(changeRequestConfigSchema)
+    .mutation(({ ctx, input }) =>
+      ctx.db.transaction().execute((trx) =>
+        setChangeRequestConfig(trx, ctx.principal, input.projectId, input.environment, {
+          changeRequestsEnabled: input.changeRequestsEnabled,
+          requiredApprovals: input.requiredApprovals,
+        }),
+      ),
+    ),
+
+  addChange: protectedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: `${projectPath}/environments/{environment}/change-requests`,
+        tags,
+        summary: "Add a change to your open change request (a new Draft when there is none)",
+      },
+      access: "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
+    })
+    .input(z.strictObject({ projectId: name, environment: name, feature: name, action: z.enum(CHANGE_ACTIONS), payload: z.record(z.string(), z.unknown()) }))
+    .output(changeRequestSchema)
+    .mutation(async ({ ctx, input }) => {
+      const id = await ctx.db.transaction().execute((trx) =>
+        addChange(trx, ctx.principal, {
+          projectId: input.projectId,
+          environment: input.environment,
+          feature: input.feature,
+          action: input.action,
+          payload: input.payload,
+        }),
+      );
+      const [view] = await loadChangeRequests(ctx.db, [id]);
+      return toJson(view as NonNullable<typeof view>) as ChangeRequestWire;
+    }),
+
+  // Declared before `get` only for readability; the bridge matches literal paths first anyway.
+  pending: protectedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${projectPath}/change-requests/pending`,
+        tags,
+        summary: "Your pending change requests in a project",
+        description: "Draft, In review, Approved and Scheduled requests created by the caller, in environments with change requests enabled, by id.",
+      },
+      access: "authenticated",
+    })
+    .input(z.object({ projectId: name }))
+    .output(z.array(changeRequestSchema))
+    .query(async ({ ctx, input }) => toJson(await pendingChangeRequestsFor(ctx.db, ctx.principal, input.projectId)) as ChangeRequestWire[]),
+
+  get: protectedProcedure
+    .meta({
+      openapi: { method: "GET", path: `${projectPath}/change-requests/{id}`, tags, summary: "One change request" },
+      access: "authenticated",
+    })
+    .input(z.object({ projectId: name, id: idParam }))
+    .output(changeRequestSchema)
+    .query(async ({ ctx, input }) => {
+      await requireChangeRequest(ctx.db, input.projectId, input.id);
+      const [view] = await loadChangeRequests(ctx.db, [input.id]);
+      return toJson(view as NonNullable<typeof view>) as ChangeRequestWire;
+    }),
+
+  setState: protectedProcedure
+    .meta({
+      openapi: { method: "PUT", path: `${projectPath}/change-requests/{id}/state`, tags, summary: "Move a change request to another state" },
+      access: "authenticated",
+    })
+    .input(
+      z.strictObject({
+        projectId: name,
+        id: idParam,
+        state: z.enum(CHANGE_REQUEST_STATES),
+        comment: z.string().max(10_000).optional(),
+        scheduledAt: z.iso.datetime({ offset: true }).optional(),
+      }),
+    )
+    .output(changeRequestSchema)
+    .mutation(async ({ ctx, input }) => {
+      await ctx.db.transaction().execute((trx) =>
+        changeRequestState(trx, ctx.principal, input.projectId, input.id, {
+          state: input.state,
+          comment: input.comment,
+          scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : undefined,
+        }),
+      );
+      const [view] = await loadChangeRequests(ctx.db, [input.id]);
+      return toJson(view as NonNullable<typeof view>) as ChangeRequestWire;
+    }),
+};

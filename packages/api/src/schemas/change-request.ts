@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+const actorSchema = z.object({ id: z.number().int(), username: z.string().nullable(), imageUrl: z.string() }).meta({ id: "ChangeRequestActor" });
+const changeSchema = z.object({
+  id: z.number().int(),
+  action: z.string(),
+  payload: z.unknown(),
+  createdAt: z.iso.datetime(),
+  createdBy: actorSchema,
+});
+
+const common = {
+  id: z.number().int(),
+  title: z.string().optional(),
+  environment: z.string(),
+  minApprovals: z.number().int(),
+  project: z.string(),
+  features: z.array(z.object({ name: z.string(), changes: z.array(changeSchema) })),
+  segments: z.array(z.object({})),
+  approvals: z.array(z.object({ createdBy: actorSchema, createdAt: z.iso.datetime() })).optional(),
+  rejections: z.array(z.object({ createdBy: actorSchema, createdAt: z.iso.datetime(), text: z.string().optional() })).optional(),
+  comments: z.array(z.object({ id: z.number().int(), text: z.string(), createdBy: actorSchema, createdAt: z.iso.datetime() })).optional(),
+  createdBy: actorSchema,
+  createdAt: z.iso.datetime(),
+};
+
+/** admin-api.md 2.5: one of two shapes; only a Scheduled request carries `schedule`. */
+export const changeRequestSchema = z
+  .union([
+    z.object({ ...common, state: z.enum(["Draft", "In review", "Approved", "Applied", "Cancelled", "Rejected"]) }),
+    z.object({
+      ...common,
+      state: z.literal("Scheduled"),
+      schedule: z.object({
+        scheduledAt: z.iso.datetime(),
+        status: z.enum(["pending", "failed", "suspended"]),
+        reason: z.string().optional(),
+      }),
+    }),
+  ])
+  .meta({ id: "ChangeRequest" });
+
+export const changeRequestConfigSchema = z
+  .object({
+    environment: z.string(),
+    type: z.string(),
+    changeRequestsEnabled: z.boolean(),
+    requiredApprovals: z.number().int(),
+  })
+  .meta({ id: "ChangeRequestConfig" });
+
+export type ChangeRequestWire = z.infer<typeof changeRequestSchema>;

@@ -1,0 +1,33 @@
+import { FEATURE_TYPES, urlSafeName } from "@vexil/services";
+import { z } from "zod";
+import { variantSchema } from "./variant.ts";
+
+export const featureSchema = z
+  .object({
+    name: z.string(),
+    project: z.string(),
+    description: z.string().nullable(),
+    type: z.string(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "Feature" });
+
+export const featureEnvironmentSchema = z
+  .object({
+    name: z.string(),
+    type: z.string(),
+    sortOrder: z.int(),
+    enabled: z.boolean(),
+    variants: z.array(variantSchema),
+  })
+  .meta({ id: "FeatureEnvironment" });
+
+export const featureWithEnvironmentsSchema = featureSchema
+  .extend({ environments: z.array(featureEnvironmentSchema) })
+  .meta({ id: "FeatureWithEnvironments" });
+
+export const createFeatureShape = {
+  name: urlSafeName.meta({ description: "URL-safe, 1-100 characters, unique across all projects" }),
+  description: z.string().nullable().optional(),
+  type: z.enum(FEATURE_TYPES).optional().meta({ description: "Kind of feature (default release)" }),
+};

@@ -1,0 +1,17 @@
+import type { Database } from "@vexil/db";
+import type { Transaction } from "kysely";
+import type { Principal } from "../auth/principal.ts";
+import { appendEvent } from "../events/append-event.ts";
+import type { Banner } from "./banner.ts";
+import { lockBanner } from "./lock-banner.ts";
+
+/**
+ * Deletes a banner and records `banner-deleted`: nothing after (`data` null), the deleted banner
+ * before (`preData`). Returns the deleted banner.
+ */
+export async function deleteBanner(trx: Transaction<Database>, by: Principal | null, id: number): Promise<Banner> {
+  const before = await lockBanner(trx, id);
+  await trx.deleteFrom("banners").where("id", "=", id).execute();
+  await appendEvent(trx, by, { type: "banner-deleted", data: null, preData: before });
+  return before;
+}

@@ -1,0 +1,103 @@
+import type { Database } from "@vexil/db";
+import { type Kysely, sql } from "kysely";
+import type { Principal } from "../auth/principal.ts";
+import { NoAccessError, NotFoundError, ValidationError } from "../errors/domain-error.ts";
+import { appendEvent } from "../events/append-event.ts";
+import { locateFeatureEnvironment } from "../features/locate-feature-environment.ts";
+import { parseVariants } from "../features/parse-variants.ts";
+import { changeRequestsRequiredIn } from "./change-request-settings.ts";
+import { OPEN_STATES } from "./change-request.ts";
+
+export const CHANGE_ACTIONS = ["updateEnabled", "patchVariant"] as const;
+export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+
+export interface NewChange {
+  projectId: string;
+  environment: string;
+  feature: string;
+  action: ChangeAction;
+  payload: unknown;
+}
+
+function validatePayload(action: ChangeAction, payload: unknown): unknown {
+  const body = (payload ?? {}) as Record<string, unknown>;
+  if (action === "updateEnabled") {
+    if (typeof body.enabled !== "boolean" || Object.keys(body).length !== 1) {
+      throw new ValidationError("updateEnabled takes a payload {enabled: boolean}.", [{ path: "payload.enabled", message: "expected a boolean" }]);
+    }
+    return { enabled: body.enabled };
+  }
+  if (Object.keys(body).some((k) => k !== "variants")) {
+    throw new ValidationError("patchVariant takes a payload {variants: [...]}.", [{ path: "payload", message: "only `variants` is allowed" }]);
+  }
+  // Stored as the client sent them, but refused now if a direct write would refuse them.
+  parseVariants(body.variants);
+  return { variants: body.variants };
+}
+
+/**
+ * Adds a change to the caller's open change request for that environment, creating a Draft when
+ * there is none. A change to a request in review or approved sends it back to review and clears
+ * its approvals, so nobody's approval covers a change they did not see. Returns the request id.
+ */
+export async function addChange(trx: Kysely<Database>, by: Principal, change: NewChange): Promise<number> {
+  if (by.kind !== "user") throw new NoAccessError("Change requests are proposed by users; log in or use a personal access token.");
+  const payload = validatePayload(change.action, change.payload);
+  await locateFeatureEnvironment(trx, { projectId: change.projectId, featureName: change.feature, environment: change.environment });
+  const settings = await changeRequestsRequiredIn(trx, change.projectId, change.environment);
+  if (!settings) {
+    throw new ValidationError(`Change requests are not enabled for the "${change.environment}" environment of the project "${change.projectId}".`);
+  }
+
+  // Two requests from one user racing would both find nothing open; the lock makes them queue.
+  await sql`select pg_advisory_xact_lock(hashtext(${`cr:${change.projectId}:${change.environment}:${by.userId}`}))`.execute(trx);
+  let request = await trx
+    .selectFrom("change_requests")
+    .select(["id", "state"])
+    .where("project_id", "=", change.projectId)
+    .where("environment_name", "=", change.environment)
+    .where("created_by_user_id", "=", by.userId)
+    .where("state", "in", OPEN_STATES)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!request) {
+    request = await trx
+      .insertInto("change_requests")
+      .values({
+        project_id: change.projectId,
+        environment_name: change.environment,
+        title: null,
+        state: "Draft",
+        created_by_user_id: by.userId,
+        min_approvals: settings.requiredApprovals,
+        updated_at: sql<Date>`now()`,
+      })
+      .returning(["id", "state"])
+      .executeTakeFirstOrThrow();
+    await appendEvent(trx, by, { type: "change-request-created", project: change.projectId, environment: change.environment, data: { id: request.id } });
+  } else if (request.state !== "Draft") {
+    await trx.deleteFrom("change_request_reviews").where("change_request_id", "=", request.id).where("kind", "=", "approval").execute();
+    await trx.updateTable("change_requests").set({ state: "In review", updated_at: sql<Date>`now()` }).where("id", "=", request.id).execute();
+  }
+  const inserted = await trx
+    .insertInto("change_request_changes")
+    .values({ change_request_id: request.id, feature_name: change.feature, action: change.action, payload: JSON.stringify(payload), created_by_user_id: by.userId })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await appendEvent(trx, by, {
+    type: "change-request-change-added",
+    project: change.projectId,
+    environment: change.environment,
+    featureName: change.feature,
+    data: { changeRequestId: request.id, changeId: inserted.id, action: change.action, payload, previousState: request.state },
+  });
+  return request.id;
+}
+
+export async function requireChangeRequest(db: Kysely<Database>, projectId: string, id: number) {
+  const project = await db.selectFrom("projects").select("id").where("id", "=", projectId).executeTakeFirst();
+  if (!project) throw new NotFoundError(`There is no project "${projectId}".`);
+  const row = await db.selectFrom("change_requests").selectAll().where("id", "=", id).where("project_id", "=", projectId).executeTakeFirst();
+  if (!row) throw new NotFoundError(`There is no change request ${id} in the project "${projectId}".`);
+  return row;
+}

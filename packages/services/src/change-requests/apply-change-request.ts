@@ -1,0 +1,39 @@
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
+import type { Principal } from "../auth/principal.ts";
+import { ValidationError } from "../errors/domain-error.ts";
+import { replaceFeatureEnvironmentVariants } from "../features/replace-feature-environment-variants.ts";
+import { setFeatureEnvironmentEnabled } from "../features/set-feature-environment-enabled.ts";
+
+/**
+ * Carries out a request's changes, in order, through the same services and validation as direct
+ * writes, in the caller's transaction: a change that is no longer valid throws and the caller's
+ * rollback leaves everything as it was. Anything but a validation failure is reported as one,
+ * since the cause is the stored change, not the request that applies it.
+ */
+export async function applyChangeRequestChanges(
+  trx: Kysely<Database>,
+  by: Principal | null,
+  request: { id: number; project_id: string; environment_name: string },
+): Promise<void> {
+  const changes = await trx.selectFrom("change_request_changes").selectAll().where("change_request_id", "=", request.id).orderBy("id").execute();
+  for (const change of changes) {
+    const path = { projectId: request.project_id, featureName: change.feature_name, environment: request.environment_name };
+    const payload = change.payload as { enabled?: unknown; variants?: unknown };
+    try {
+      if (change.action === "updateEnabled") {
+        if (typeof payload.enabled !== "boolean") throw new ValidationError("updateEnabled needs a boolean `enabled`.");
+        await setFeatureEnvironmentEnabled(trx, by, path, payload.enabled);
+      } else if (change.action === "patchVariant") {
+        await replaceFeatureEnvironmentVariants(trx, by, path, payload.variants);
+      } else {
+        throw new ValidationError(`Unknown action "${change.action}".`);
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ValidationError(`Change ${change.id} (${change.action} on "${change.feature_name}") can no longer be applied: ${reason}`, [
+        { path: `changes.${change.id}`, message: reason },
+      ]);
+    }
+  }
+}

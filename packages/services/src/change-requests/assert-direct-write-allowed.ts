@@ -1,0 +1,24 @@
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
+import { type Principal, principalHasPermission } from "../auth/principal.ts";
+import { NoAccessError } from "../errors/domain-error.ts";
+import { changeRequestsRequiredIn } from "./change-request-settings.ts";
+
+/**
+ * Where change requests are enabled, a direct write is the four-eyes rule's bypass: only holders
+ * of SKIP_CHANGE_REQUEST may make one; everyone else is told to propose the change instead.
+ */
+export async function assertDirectWriteAllowed(
+  db: Kysely<Database>,
+  by: Principal,
+  path: { projectId: string; environment: string },
+): Promise<void> {
+  if (principalHasPermission(by, "SKIP_CHANGE_REQUEST")) return;
+  if (!(await changeRequestsRequiredIn(db, path.projectId, path.environment))) return;
+  throw new NoAccessError(
+    `Change requests are enabled for the "${path.environment}" environment of the project "${path.projectId}": ` +
+      `propose this change in a change request (POST /api/admin/projects/${path.projectId}/environments/${path.environment}/change-requests), ` +
+      `or ask for the "SKIP_CHANGE_REQUEST" permission.`,
+    "SKIP_CHANGE_REQUEST",
+  );
+}

@@ -1,0 +1,52 @@
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
+import { NotFoundError } from "../errors/domain-error.ts";
+import { requireProject } from "../projects/require-project.ts";
+import { type Feature, featureFromRow } from "./feature.ts";
+import { type Variant, variantsFromJson } from "./variant.ts";
+
+export interface FeatureEnvironment {
+  name: string;
+  type: string;
+  sortOrder: number;
+  enabled: boolean;
+  variants: Variant[];
+}
+
+export interface FeatureWithEnvironments extends Feature {
+  /** Every environment enabled in the feature's project, in sort order. */
+  environments: FeatureEnvironment[];
+}
+
+/** One feature of a project, with what it holds in each of the project's environments. */
+export async function featureWithEnvironments(
+  db: Kysely<Database>,
+  path: { projectId: string; featureName: string },
+): Promise<FeatureWithEnvironments> {
+  const row = await db.selectFrom("features").selectAll().where("name", "=", path.featureName).executeTakeFirst();
+  if (!row || row.project_id !== path.projectId) {
+    await requireProject(db, path.projectId);
+    throw new NotFoundError(`The feature "${path.featureName}" does not exist in the project "${path.projectId}".`);
+  }
+  const environments = await db
+    .selectFrom("project_environments as pe")
+    .innerJoin("environments as e", "e.name", "pe.environment_name")
+    .leftJoin("feature_environments as fe", (join) =>
+      join.onRef("fe.environment_name", "=", "pe.environment_name").on("fe.feature_name", "=", path.featureName),
+    )
+    .where("pe.project_id", "=", path.projectId)
+    .select(["e.name", "e.type", "e.sort_order", "fe.enabled", "fe.variants"])
+    .orderBy("e.sort_order")
+    .orderBy("e.name")
+    .execute();
+  return {
+    ...featureFromRow(row),
+    environments: environments.map((e) => ({
+      name: e.name,
+      type: e.type,
+      sortOrder: e.sort_order,
+      enabled: e.enabled ?? false,
+      variants: variantsFromJson(e.variants),
+    })),
+  };
+}

@@ -1,0 +1,27 @@
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
+import type { Principal } from "../auth/principal.ts";
+import { appendEvent } from "../events/append-event.ts";
+import { type FeatureEnvironmentPath, locateFeatureEnvironment } from "./locate-feature-environment.ts";
+
+/** Turns a feature on or off in one environment, in the caller's transaction. */
+export async function setFeatureEnvironmentEnabled(
+  trx: Kysely<Database>,
+  by: Principal | null,
+  path: FeatureEnvironmentPath,
+  enabled: boolean,
+): Promise<void> {
+  await locateFeatureEnvironment(trx, path);
+  await trx
+    .insertInto("feature_environments")
+    .values({ feature_name: path.featureName, environment_name: path.environment, enabled })
+    .onConflict((oc) => oc.columns(["feature_name", "environment_name"]).doUpdateSet({ enabled }))
+    .execute();
+  await appendEvent(trx, by, {
+    type: enabled ? "feature-environment-enabled" : "feature-environment-disabled",
+    project: path.projectId,
+    environment: path.environment,
+    featureName: path.featureName,
+    data: { enabled },
+  });
+}

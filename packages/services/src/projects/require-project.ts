@@ -1,0 +1,9 @@
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
+import { NotFoundError } from "../errors/domain-error.ts";
+
+/** The narrow question other concepts ask about a project: does it exist? Throws when it does not. */
+export async function requireProject(db: Kysely<Database>, projectId: string): Promise<void> {
+  const row = await db.selectFrom("projects").select("id").where("id", "=", projectId).executeTakeFirst();
+  if (!row) throw new NotFoundError(`The project "${projectId}" does not exist.`);
+}
