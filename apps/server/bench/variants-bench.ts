@@ -134,7 +134,10 @@ interface Stats {
   codes: string;
 }
 
-async function load(base: string, seconds: number, headers: Record<string, string>): Promise<Stats> {
+const randomVariantsPath = () =>
+  variantsPath(Math.floor(Math.random() * FEATURES), Math.random() < 0.5 ? "production" : "development");
+
+async function load(base: string, seconds: number, headers: Record<string, string>, nextPath = randomVariantsPath): Promise<Stats> {
   const r = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -144,10 +147,7 @@ async function load(base: string, seconds: number, headers: Record<string, strin
     requests: [
       {
         method: "GET",
-        setupRequest: (req: Record<string, unknown>) => ({
-          ...req,
-          path: variantsPath(Math.floor(Math.random() * FEATURES), Math.random() < 0.5 ? "production" : "development"),
-        }),
+        setupRequest: (req: Record<string, unknown>) => ({ ...req, path: nextPath() }),
       },
     ],
   });
@@ -222,6 +222,9 @@ async function main(): Promise<void> {
       console.log(`GET variants of random features, ${name}, ${CONNECTIONS} connections, ${PHASE_S} s`);
       results.push([name, await load(base, PHASE_S, headers)]);
     }
+    // For scale: the cheapest authenticated read, so that what the variants path adds shows.
+    console.log(`baseline: GET /api/admin/environments, admin token, ${CONNECTIONS} connections, ${PHASE_S} s`);
+    results.push(["baseline (envs)", await load(base, PHASE_S, admin, () => "/api/admin/environments")]);
 
     console.log("");
     console.log(`${"".padEnd(16)}${"req/s".padStart(10)}${"p50 ms".padStart(8)}${"p99 ms".padStart(8)}${"total".padStart(9)}`);

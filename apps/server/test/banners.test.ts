@@ -180,7 +180,7 @@ test("without credentials every banner route is 401 AuthenticationRequired", asy
     ["POST", `/api/admin/banners/${id}/off`],
     ["DELETE", `/api/admin/banners/${id}`],
   ] as const) {
-    for (const headers of [{}, { authorization: "*:*.not-a-real-token" }]) {
+    for (const headers of [{}, { authorization: "*:*.not-a-real-token" }] as Record<string, string>[]) {
       const res = await srv.call(method, path, { headers, ...(method === "GET" || method === "DELETE" ? {} : { body: { message: "x" } }) });
       assertError(res, 401, "AuthenticationRequired");
     }

@@ -1,14 +1,11 @@
-import { type Banner, createBanner, deleteBanner, listBanners, setBannerEnabled, updateBanner } from "@vexil/services";
+import { createBanner, deleteBanner, listBanners, setBannerEnabled, updateBanner } from "@vexil/services";
 import { z } from "zod";
 import { bannerFieldsShape, bannerIdSchema, bannerSchema } from "../schemas/banner.ts";
+import { toJson } from "../schemas/to-json.ts";
 import { protectedProcedure } from "../trpc.ts";
 
 const tags = ["Banners"];
 const WRITE = "UPDATE_INSTANCE_BANNERS" as const;
-
-function toJson(banner: Banner): z.infer<typeof bannerSchema> {
-  return { ...banner, createdAt: banner.createdAt.toISOString() };
-}
 
 const toggle = (enabled: boolean) =>
   protectedProcedure
