@@ -49,6 +49,11 @@ export function createDb(config: DbConfig): Db {
     // An idle client that loses its server emits 'error' on the pool; without a listener that
     // would crash the process instead of failing the next query with a 503.
     pool.on("error", () => {});
+    // A checked-out client whose server goes away emits 'error' too, outside any query; unheard,
+    // that would end the process. Its query, if any, still fails and is answered 503.
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }
