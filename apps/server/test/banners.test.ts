@@ -2,6 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { adminToken, clientToken, userWithRole } from "./support/principals.ts";
 import { type Reply, startTestServer, UUID_V4 } from "./support/test-server.ts";
+import { assertError } from "./support/assert-error.ts";
 
 const srv = await startTestServer();
 const { db } = srv.db;
@@ -34,14 +35,6 @@ async function created(body: unknown): Promise<any> {
   const res = await create(body);
   assert.is(res.status, 201, JSON.stringify(res.json));
   return res.json;
-}
-
-function assertError(res: Reply, status: number, name: string): void {
-  assert.is(res.status, status, JSON.stringify(res.json));
-  assert.is(res.headers["content-type"], "application/json; charset=utf-8");
-  assert.match(res.json.id, UUID_V4);
-  assert.is(res.json.name, name);
-  assert.type(res.json.message, "string");
 }
 
 /** Everything a rejected request must leave as it was: every banner and every event. */

@@ -2,6 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { adminToken, clientToken, userWithRole } from "./support/principals.ts";
 import { type Reply, startTestServer, UUID_V4 } from "./support/test-server.ts";
+import { assertError } from "./support/assert-error.ts";
 
 const srv = await startTestServer();
 const { db } = srv.db;
@@ -9,12 +10,6 @@ const admin = await adminToken(srv);
 const editor = await userWithRole(srv, "editor");
 const viewer = await userWithRole(srv, "viewer");
 const client = await clientToken(srv);
-
-function assertError(res: Reply, status: number, name: string): void {
-  assert.is(res.status, status, JSON.stringify(res.json));
-  assert.match(res.json.id, UUID_V4);
-  assert.is(res.json.name, name);
-}
 
 async function stored() {
   const environments = await db.selectFrom("environments").selectAll().orderBy("name").execute();

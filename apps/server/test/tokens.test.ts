@@ -112,8 +112,8 @@ test("users: create (201, no hash), list, duplicates 409, validation 400, Viewer
   assert.equal(users, [], "no refused request created a user");
 });
 
-test("two instances on one database share sessions and login limits", async () => {
-  if (!srv.db.databaseUrl) return; // Needs a real Postgres: PGlite serves one process.
+// Needs a real Postgres: PGlite serves one process.
+if (srv.db.databaseUrl) test("two instances on one database share sessions and login limits", async () => {
   const db = createDb({ databaseUrl: srv.db.databaseUrl, poolSize: 2 });
   const config = loadConfig({ SESSION_SECRET: srv.config.SESSION_SECRET as string, TRUST_PROXY: "127.0.0.1" });
   const other = createApp({ config, db, log: pino({ level: "silent" }) });

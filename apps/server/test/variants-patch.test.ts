@@ -2,6 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { adminToken, userWithRole } from "./support/principals.ts";
 import { type Reply, startTestServer, UUID_V4 } from "./support/test-server.ts";
+import { assertError } from "./support/assert-error.ts";
 
 const srv = await startTestServer();
 const { db } = srv.db;
@@ -20,12 +21,6 @@ async function featureWith(variants: unknown[]): Promise<string> {
 
 const patch = (path: string, ops: unknown, headers = editor.headers) => srv.call("PATCH", path, { body: ops, headers });
 const summary = (res: Reply) => res.json.variants.map((v: { name: string; weight: number }) => [v.name, v.weight]);
-
-function assertError(res: Reply, status: number, name: string): void {
-  assert.is(res.status, status, JSON.stringify(res.json));
-  assert.match(res.json.id, UUID_V4);
-  assert.is(res.json.name, name);
-}
 
 async function stored() {
   const rows = await db.selectFrom("feature_environments").selectAll().orderBy("feature_name").orderBy("environment_name").execute();

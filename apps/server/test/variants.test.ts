@@ -2,6 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { adminToken, clientToken, userWithRole } from "./support/principals.ts";
 import { type Reply, startTestServer, UUID_V4 } from "./support/test-server.ts";
+import { assertError } from "./support/assert-error.ts";
 
 const srv = await startTestServer();
 const { db } = srv.db;
@@ -37,14 +38,6 @@ async function freshFeature(): Promise<string> {
 
 const put = (path: string, body: unknown, headers = admin) => srv.call("PUT", path, { body, headers });
 const get = (path: string, headers = admin) => srv.call("GET", path, { headers });
-
-function assertError(res: Reply, status: number, name: string): void {
-  assert.is(res.status, status, JSON.stringify(res.json));
-  assert.is(res.headers["content-type"], "application/json; charset=utf-8");
-  assert.match(res.json.id, UUID_V4);
-  assert.is(res.json.name, name);
-  assert.type(res.json.message, "string");
-}
 
 /** Everything a rejected request must leave as it was: every stored variant and every event. */
 async function stored() {

@@ -65,7 +65,7 @@ function classify(error: unknown): DomainError | { unexpected: unknown } {
       case "UNSUPPORTED_MEDIA_TYPE":
         return new DomainError("ContentTypeerror", error.message);
     }
-    return classify(cause ?? { unexpected: error });
+    return cause === undefined ? { unexpected: error } : classify(cause);
   }
   if (error instanceof DomainError) return error;
   if (error instanceof ZodError) return fromZod(error);
@@ -75,7 +75,6 @@ function classify(error: unknown): DomainError | { unexpected: unknown } {
   if (isStatementTimeout(error)) {
     return new DomainError("ServiceUnavailable", "The database took too long to answer; try again shortly.");
   }
-  if (error && typeof error === "object" && "unexpected" in error) return error as { unexpected: unknown };
   return { unexpected: error };
 }
 

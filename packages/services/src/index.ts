@@ -39,7 +39,6 @@ export { createPasswordHasher, type PasswordHasher, type PasswordHasherOptions }
 export {
   createSession,
   DEFAULT_SESSION_POLICY,
-  deleteExpiredSessions,
   endSession,
   findSessionPrincipal,
   type SessionPolicy,

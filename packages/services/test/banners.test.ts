@@ -14,6 +14,7 @@ import {
   updateBanner,
   ValidationError,
 } from "../src/index.ts";
+import { rejects } from "./support/rejects.ts";
 
 const testDb = await createTestDb();
 const { db } = testDb;
@@ -29,17 +30,6 @@ const bannerCount = async () => Number((await db.selectFrom("banners").select(db
 
 /** A banner as its event stores it: JSON, so the date is an ISO string. */
 const asJson = (banner: Banner) => JSON.parse(JSON.stringify(banner));
-
-async function rejects<E extends Error>(promise: Promise<unknown>, kind: new (...args: any[]) => E): Promise<E> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.instance(error, kind);
-    return error as E;
-  }
-  assert.unreachable(`expected a ${kind.name}`);
-  throw new Error("unreachable");
-}
 
 test.before.each(async () => {
   await db.deleteFrom("banners").execute();

@@ -14,6 +14,7 @@ import {
   type Principal,
   ValidationError,
 } from "../src/index.ts";
+import { rejects } from "./support/rejects.ts";
 
 const testDb = await createTestDb();
 const { db } = testDb;
@@ -21,16 +22,6 @@ const alice: Principal = { kind: "user", userId: 7, username: "alice", rootRole:
 
 /** Runs a write the way a procedure does: in its own transaction. */
 const write = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => db.transaction().execute(fn);
-
-async function rejects<E extends Error>(promise: Promise<unknown>, kind: new (...args: any[]) => E): Promise<E> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.instance(error, kind);
-    return error as E;
-  }
-  throw new Error(`expected a ${kind.name}`);
-}
 
 const eventsOf = (type: string) => db.selectFrom("events").selectAll().where("type", "=", type).orderBy("id").execute();
 

@@ -15,6 +15,7 @@ import {
   replaceFeatureEnvironmentVariants,
   ValidationError,
 } from "../src/index.ts";
+import { rejects } from "./support/rejects.ts";
 
 const testDb = await createTestDb();
 const { db } = testDb;
@@ -29,16 +30,6 @@ function throwsValidation(fn: () => unknown): ValidationError {
     return error as ValidationError;
   }
   throw new Error("expected a ValidationError");
-}
-
-async function rejects<E extends Error>(promise: Promise<unknown>, kind: new (...args: any[]) => E): Promise<E> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.instance(error, kind);
-    return error as E;
-  }
-  throw new Error(`expected a ${kind.name}`);
 }
 
 let n = 0;

@@ -14,21 +14,12 @@ import {
   replaceFeatureEnvironmentVariants,
   ValidationError,
 } from "../src/index.ts";
+import { rejects } from "./support/rejects.ts";
 
 const testDb = await createTestDb();
 const { db } = testDb;
 const carol: Principal = { kind: "user", userId: 4, username: "carol", rootRole: 2, via: "session" };
 const write = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => db.transaction().execute(fn);
-
-async function rejects<E extends Error>(promise: Promise<unknown>, kind: new (...args: any[]) => E): Promise<E> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.instance(error, kind);
-    return error as E;
-  }
-  throw new Error(`expected a ${kind.name}`);
-}
 
 // "default" has development and production enabled (the seed); "staging" exists but is not enabled there.
 await write(async (trx) => {

@@ -1,6 +1,5 @@
-import { login } from "@vexil/services";
+import { endSession, login } from "@vexil/services";
 import { z } from "zod";
-import { endSession } from "@vexil/services";
 import { okSchema, userSchema } from "../schemas/user.ts";
 import { toJson } from "../schemas/to-json.ts";
 import { clearedSessionCookieHeader, sealSessionId, sessionCookieHeader } from "../session-cookie.ts";

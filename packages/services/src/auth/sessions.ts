@@ -85,17 +85,3 @@ export async function endSession(db: Kysely<Database>, sessionId: string): Promi
   const result = await db.deleteFrom("sessions").where("id", "=", sessionId).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
-
-/** Removes sessions past their end; they are already refused, this only frees the rows. */
-export async function deleteExpiredSessions(db: Kysely<Database>, policy: SessionPolicy): Promise<number> {
-  const result = await db
-    .deleteFrom("sessions")
-    .where((eb) =>
-      eb.or([
-        eb("expires_at", "<=", sql<Date>`now()`),
-        eb("last_seen_at", "<=", sql<Date>`now() - make_interval(secs => ${policy.idleMs / 1000})`),
-      ]),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
