@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import {
   type ApiDeps,
   appRouter,
@@ -15,16 +16,21 @@ import {
   toHttpFailure,
 } from "@vexil/api";
 import type { Db } from "@vexil/db";
-import { createPasswordHasher, DEFAULT_LOGIN_LIMITS, DEFAULT_SESSION_POLICY } from "@vexil/services";
+import { AUTH_CHANGES_CHANNEL, createPasswordHasher, createPrincipalCache, DEFAULT_LOGIN_LIMITS, DEFAULT_SESSION_POLICY } from "@vexil/services";
 import { sql } from "kysely";
-import { startChangeRequestScheduler, type Scheduler } from "./change-request-scheduler.ts";
+import { startChangeRequestScheduler } from "./change-request-scheduler.ts";
+import { startHousekeeping } from "./housekeeping.ts";
+import type { PeriodicTask } from "./periodic-task.ts";
 import { clientAddress } from "./client-address.ts";
+import { createCors } from "./cors.ts";
+import { createDocsPage } from "./docs-page.ts";
 import type { Config } from "./config.ts";
 
 export interface App {
   server: Server;
   deps: ApiDeps;
-  scheduler: Scheduler;
+  scheduler: PeriodicTask;
+  housekeeping: PeriodicTask;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes the database. */
   close(): Promise<void>;
 }
@@ -51,18 +57,32 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     workers: config.PASSWORD_WORKERS ?? Math.max(1, availableParallelism() - 1),
     cost: config.BCRYPT_COST,
   });
+  const principals = createPrincipalCache({ ttlMs: config.AUTH_CACHE_TTL_MS });
+  // The cache is used only while this listener hears every change (it starts suspended).
+  const authChanges = db.listen(AUTH_CHANGES_CHANNEL, {
+    onMessage: (tag) => principals.invalidate(tag),
+    onListening: () => principals.resume(),
+    onLost: (error) => {
+      principals.suspend();
+      if (!closing) log.warn({ err: error }, "lost the database connection that hears auth changes; caching no credentials until it is back");
+    },
+  });
   const deps: ApiDeps = {
     db: db.db,
     log,
     hasher,
     cookies: { secret: sessionSecret, secure: config.SECURE_COOKIES, maxAgeSeconds: sessions.absoluteMs / 1000 },
     loginPolicy: { sessions, limits: DEFAULT_LOGIN_LIMITS },
+    principals,
   };
   const trustedProxies = new Set(config.TRUST_PROXY);
+  const cors = createCors(config.CORS_ORIGINS);
   const scheduler = startChangeRequestScheduler(db.db, log, config.SCHEDULER_INTERVAL_MS);
+  const housekeeping = startHousekeeping(db.db, log, sessions, config.HOUSEKEEPING_INTERVAL_MS);
   const bridge = createRestBridge({ router: appRouter, bodyLimit: config.BODY_LIMIT_BYTES });
   const trpc = createTrpcHandler({ bodyLimit: config.BODY_LIMIT_BYTES });
   const openApiJson = JSON.stringify(createOpenApiDocument(appRouter, { version }));
+  const docsPage = createDocsPage();
 
   async function ready(res: ServerResponse): Promise<void> {
     try {
@@ -91,6 +111,8 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
       reqLog.info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
     });
 
+    if (cors(req, res)) return;
+
     const url = req.url ?? "/";
     const path = url.split("?", 1)[0] as string;
     if (req.method === "GET" && path === "/health") return sendJson(res, 200, { status: "ok" });
@@ -100,6 +122,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
       res.end(openApiJson);
       return;
     }
+    if (req.method === "GET" && docsPage(path, res)) return;
 
     const ctx: Context = {
       deps,
@@ -122,6 +145,25 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
       sendFailure(res, failure);
     });
   });
+  // Node answers what it cannot parse as HTTP with a bare reply of its own; ours carries the one error body.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || error.code === "ECONNRESET") {
+      socket.destroy();
+      return;
+    }
+    const timedOut = error.code === "ERR_HTTP_REQUEST_TIMEOUT";
+    const [status, reason] = timedOut ? [408, "Request Timeout"] : [400, "Bad Request"];
+    const body = JSON.stringify({
+      id: randomUUID(),
+      name: timedOut ? "RequestTimeout" : "ValidationError",
+      message: timedOut ? "The request was not received in time." : "The request could not be parsed as HTTP.",
+    });
+    log.info({ code: error.code, status }, "unparseable request");
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+        `x-content-type-options: nosniff\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
   server.requestTimeout = config.REQUEST_TIMEOUT_MS;
   server.headersTimeout = config.HEADERS_TIMEOUT_MS;
   server.keepAliveTimeout = config.KEEP_ALIVE_TIMEOUT_MS;
@@ -141,11 +183,13 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
         clearInterval(sweep);
       }
       await scheduler.stop();
+      await housekeeping.stop();
+      await authChanges.close();
       await hasher.close();
       await db.close();
     })();
     return closing;
   };
 
-  return { server, deps, scheduler, close };
+  return { server, deps, scheduler, housekeeping, close };
 }

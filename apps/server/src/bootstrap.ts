@@ -1,9 +1,12 @@
+import type { ApiDeps } from "@vexil/api";
 import { ensureAdminUser, ensureInitialAdminTokens } from "@vexil/services";
-import type { App } from "./app.ts";
 import type { Config } from "./config.ts";
 
 /** What a first start needs: an `admin` to log in as, and the configured admin tokens. */
-export async function bootstrap(app: App, config: Config): Promise<void> {
+export async function bootstrap(
+  app: { deps: Pick<ApiDeps, "db" | "hasher" | "log"> },
+  config: Pick<Config, "ADMIN_PASSWORD" | "INIT_ADMIN_API_TOKENS">,
+): Promise<void> {
   const { db, hasher, log } = app.deps;
   if (await ensureAdminUser(db, hasher, config.ADMIN_PASSWORD)) {
     log.info({ username: "admin" }, 'created user "admin" with the password from ADMIN_PASSWORD');

@@ -1,6 +1,14 @@
 import { z } from "zod";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+const isOrigin = (value: string) => {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) && url.origin === value;
+  } catch {
+    return false;
+  }
+};
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 // The only place in Vexil that reads process.env; everything else receives these values.
@@ -19,6 +27,8 @@ const schema = z.object({
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   SECURE_COOKIES: bool.default(false),
   SESSION_IDLE_TIMEOUT_MS: int(60_000, 48 * 3600_000).default(24 * 3600_000),
+  /** How long an instance may keep who a token or session stands for; changes evict it at once. 0 turns it off. */
+  AUTH_CACHE_TTL_MS: int(0, 3_600_000).default(10_000),
   ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").default("unleash4all"),
   INIT_ADMIN_API_TOKENS: z
     .string()
@@ -30,10 +40,18 @@ const schema = z.object({
     .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
     .pipe(z.array(z.union([z.ipv4(), z.ipv6()], "must be a comma-separated list of proxy IP addresses")))
     .default([]),
+  /** Browser origins allowed to call the API from their pages; none means CORS stays off. */
+  CORS_ORIGINS: z
+    .string()
+    .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
+    .pipe(z.array(z.string().refine(isOrigin, "must be an origin like https://app.example.com (no path, no wildcard)")))
+    .default([]),
   PASSWORD_WORKERS: int(1, 64).optional(),
   BCRYPT_COST: int(10, 16).default(10),
   /** How often each instance looks for due scheduled change requests; 0 turns it off. */
   SCHEDULER_INTERVAL_MS: int(0, 3_600_000).default(10_000),
+  /** How often expired sessions and stale failed-login records are deleted; 0 turns it off. */
+  HOUSEKEEPING_INTERVAL_MS: int(0, 86_400_000).default(600_000),
   BODY_LIMIT_BYTES: int(1_024, 64 * 1024 * 1024).default(256 * 1024),
   REQUEST_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
   HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(10_000),

@@ -1,57 +1,10 @@
-import { createDb, migrateToLatest } from "@vexil/db";
-import { type App, createApp } from "./app.ts";
-import { bootstrap } from "./bootstrap.ts";
-import { ConfigError, loadConfig } from "./config.ts";
-import { createLogger } from "./logger.ts";
+import { DataDirInUse } from "@vexil/db";
+import { ConfigError } from "./config.ts";
+import { runServer } from "./run-server.ts";
 
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const log = createLogger({ level: config.LOG_LEVEL, pretty: config.LOG_PRETTY ?? process.stdout.isTTY === true });
-
-  const db = createDb({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    poolSize: config.DATABASE_POOL_SIZE,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-  });
-  const { applied } = await migrateToLatest(db.db);
-  if (applied.length) log.info({ applied }, "migrations applied");
-
-  const app: App = createApp({ config, db, log });
-  await bootstrap(app, config);
-  await new Promise<void>((resolve, reject) => {
-    app.server.once("error", reject);
-    app.server.listen(config.PORT, config.HOST, () => resolve());
-  });
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : config.PORT;
-  const where = db.kind === "postgres" ? "Postgres (DATABASE_URL)" : `embedded PGlite in ${config.DATA_DIR}`;
-  log.info({ url: `http://${config.HOST}:${port}`, database: db.kind }, `Vexil listening on http://${config.HOST}:${port} (database: ${where})`);
-
-  const shutdown = (signal: string) => {
-    log.info({ signal }, "shutting down");
-    app.close().then(
-      () => process.exit(0),
-      (error) => {
-        log.error({ err: error }, "shutdown failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
-  process.once("SIGINT", () => shutdown("SIGINT"));
-}
-
-main().catch((error) => {
-  process.stderr.write(`Vexil failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+runServer(process.env).catch((error) => {
+  // A configuration or a busy data directory is the operator's to fix: the message says how.
+  const expected = error instanceof ConfigError || error instanceof DataDirInUse;
+  process.stderr.write(expected ? `${error.message}\n` : `Vexil failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

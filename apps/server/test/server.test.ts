@@ -1,5 +1,3 @@
-import { once } from "node:events";
-import { createServer, Socket as NetSocket, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { createDb, migrateToLatest } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
@@ -9,6 +7,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createApp } from "../src/app.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
+import { startTcpRelay } from "./support/tcp-relay.ts";
 import { startTestServer, UUID_V4 } from "./support/test-server.ts";
 
 const srv = await startTestServer();
@@ -86,26 +85,9 @@ test("close() stops accepting connections and closes the database", async () => 
 const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
 if (serverUrl) {
   test("a database that goes away gives 503 and the server recovers by itself", async () => {
-    // A TCP relay between the server and Postgres that the test can cut and restore.
     const testDb = await createTestDb();
-    const target = new URL(testDb.databaseUrl as string);
-    const sockets = new Set<Socket>();
-    let relay = createServer((client) => {
-      const upstream = new NetSocket();
-      upstream.connect(Number(target.port || 5432), target.hostname);
-      client.pipe(upstream).pipe(client);
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on("error", () => {});
-        s.on("close", () => sockets.delete(s));
-      }
-    });
-    relay.listen(0, "127.0.0.1");
-    await once(relay, "listening");
-    const port = (relay.address() as AddressInfo).port;
-    const viaRelay = new URL(testDb.databaseUrl as string);
-    viaRelay.port = String(port);
-    const db = createDb({ databaseUrl: viaRelay.toString(), poolSize: 2 });
+    const relay = await startTcpRelay(testDb.databaseUrl as string);
+    const db = createDb({ databaseUrl: relay.url, poolSize: 2 });
     await migrateToLatest(db.db);
     const app = createApp({ config: loadConfig({}), db, log: pino({ level: "silent" }) });
     await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
@@ -113,24 +95,20 @@ if (serverUrl) {
     try {
       assert.is((await request(`${base}/ready`)).statusCode, 200);
 
-      relay.close();
-      for (const s of sockets) s.destroy();
+      await relay.cut();
       const down = await request(`${base}/ready`);
       const body = (await down.body.json()) as { name: string };
       assert.is(down.statusCode, 503);
       assert.is(body.name, "ServiceUnavailable");
       assert.is(down.headers["retry-after"], "5");
 
-      relay = createServer(relay.listeners("connection")[0] as (s: Socket) => void);
-      relay.listen(port, "127.0.0.1");
-      await once(relay, "listening");
+      await relay.restore();
       const up = await request(`${base}/ready`);
       await up.body.dump();
       assert.is(up.statusCode, 200);
     } finally {
       await app.close();
-      relay.close();
-      for (const s of sockets) s.destroy();
+      await relay.close();
       await testDb.close();
     }
   });

@@ -1,4 +1,4 @@
-import { findSessionPrincipal, findTokenPrincipal, type Principal } from "@vexil/services";
+import { lookUpSessionPrincipal, lookUpTokenPrincipal, type Principal, type PrincipalLookup } from "@vexil/services";
 import type { ApiDeps } from "./context.ts";
 import { readSessionCookie, unsealSessionId } from "./session-cookie.ts";
 
@@ -7,13 +7,18 @@ import { readSessionCookie, unsealSessionId } from "./session-cookie.ts";
  * else the session cookie. Anything unknown, expired, revoked or tampered is nobody.
  */
 export async function authenticate(deps: ApiDeps, headers: { authorization?: string; cookie?: string }): Promise<Principal | null> {
+  const resolve = (credential: string, lookUp: () => Promise<PrincipalLookup | null>) =>
+    deps.principals ? deps.principals.resolve(credential, lookUp) : lookUp().then((found) => found?.principal ?? null);
   const authorization = headers.authorization?.trim();
   if (authorization) {
     const token = authorization.replace(/^Bearer\s+/i, "");
-    return token ? findTokenPrincipal(deps.db, token) : null;
+    return token ? resolve(`token ${token}`, () => lookUpTokenPrincipal(deps.db, token)) : null;
   }
   const sealed = readSessionCookie(headers.cookie);
   if (!sealed) return null;
-  const sessionId = await unsealSessionId(sealed, deps.cookies);
-  return sessionId ? findSessionPrincipal(deps.db, sessionId, deps.loginPolicy.sessions) : null;
+  // Keyed by the sealed value, so that a cached session also skips unsealing it.
+  return resolve(`cookie ${sealed}`, async () => {
+    const sessionId = await unsealSessionId(sealed, deps.cookies);
+    return sessionId ? lookUpSessionPrincipal(deps.db, sessionId, deps.loginPolicy.sessions) : null;
+  });
 }

@@ -1,5 +1,5 @@
 import type { Database } from "@vexil/db";
-import type { LoginPolicy, PasswordHasher, Principal } from "@vexil/services";
+import type { LoginPolicy, PasswordHasher, Principal, PrincipalCache } from "@vexil/services";
 import type { Kysely } from "kysely";
 import type { CookieSettings } from "./session-cookie.ts";
 
@@ -18,6 +18,8 @@ export interface ApiDeps {
   hasher: PasswordHasher;
   cookies: CookieSettings;
   loginPolicy: LoginPolicy;
+  /** Who credentials stand for, kept between requests; without it every request looks them up. */
+  principals?: PrincipalCache;
 }
 
 /** What a procedure knows about the request it serves. */

@@ -21,7 +21,7 @@ export interface HttpFailure {
 }
 
 // The one place where error names become statuses.
-const STATUS_BY_NAME: Record<string, number> = {
+export const STATUS_BY_NAME = {
   ValidationError: 400,
   AuthenticationRequired: 401,
   PasswordMismatch: 401,
@@ -34,7 +34,9 @@ const STATUS_BY_NAME: Record<string, number> = {
   TooManyRequests: 429,
   InternalError: 500,
   ServiceUnavailable: 503,
-};
+} as const satisfies Record<string, number>;
+
+export type ErrorName = keyof typeof STATUS_BY_NAME;
 
 const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
@@ -91,7 +93,7 @@ export function toHttpFailure(error: unknown): HttpFailure {
   const id = randomUUID();
   let failure: HttpFailure;
   if (kind instanceof DomainError) {
-    const status = STATUS_BY_NAME[kind.name] ?? 500;
+    const status: number = STATUS_BY_NAME[kind.name as ErrorName] ?? 500;
     const body: ErrorBody = { id, name: kind.name, message: kind.message };
     const headers: Record<string, string> = {};
     if (kind instanceof ValidationError) body.details = kind.details;

@@ -1,65 +1,109 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
-import type { SchemaObject } from "openapi3-ts/oas31";
+import type { OperationObject, ReferenceObject, RequestBodyObject, ResponseObject, SchemaObject, SecurityRequirementObject, SecuritySchemeObject } from "openapi3-ts/oas31";
 import type { AnyRouter } from "@trpc/server";
+import { errorResponses, errorSchema } from "./openapi-errors.ts";
+import { OPERATION_EXAMPLES, type OperationExample } from "./operation-examples.ts";
+import { operationFailures } from "./operation-failures.ts";
+import { SESSION_COOKIE } from "./session-cookie.ts";
 import type { Meta } from "./trpc.ts";
 
-const ERROR_REF = { $ref: "#/components/schemas/Error" };
-
-const errorSchema: SchemaObject = {
-  type: "object",
-  required: ["id", "name", "message"],
-  properties: {
-    id: { type: "string", format: "uuid", description: "Id of this error instance; the server log carries it too." },
-    name: { type: "string", description: "Name of the error kind, e.g. ValidationError." },
-    message: { type: "string", description: "What went wrong, for a person." },
-    details: {
-      type: "array",
-      description: "On 400: each offending field.",
-      items: {
-        type: "object",
-        required: ["message", "path"],
-        properties: { message: { type: "string" }, path: { type: "string" } },
-      },
-    },
+export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
+  apiToken: {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description:
+      "An admin API token (`*:*.<secret>`) or a personal access token (`user:<secret>`), as given when it was created. A `Bearer ` prefix is accepted.",
+  },
+  sessionCookie: {
+    type: "apiKey",
+    in: "cookie",
+    name: SESSION_COOKIE,
+    description: "The session cookie that `POST /auth/simple/login` sets; a browser on this origin sends it by itself.",
   },
 };
 
+const ANY_CREDENTIALS: SecurityRequirementObject[] = [{ apiToken: [] }, { sessionCookie: [] }];
+
+interface DocumentedProcedure {
+  procedurePath: string;
+  meta: Meta;
+}
+
 /**
- * The OpenAPI 3.1 document of the REST surface. trpc-to-openapi writes paths and schemas; we then
- * put in the success codes the bridge really answers with and one error schema for every failure.
+ * The OpenAPI 3.1 document of the REST surface. trpc-to-openapi writes paths and schemas from the
+ * router; then every operation gets what the REST bridge really does: its success status, the
+ * bare array body of `bodyField` routes, each error status it can answer (all with the one Error
+ * schema), its credentials, and examples.
  */
 export function createOpenApiDocument(router: AnyRouter, info: { version: string; baseUrl?: string }): OpenAPIObject {
   const doc = generateOpenApiDocument(router, {
     title: "Vexil admin API",
     version: info.version,
     baseUrl: info.baseUrl ?? "/",
-    description: "Administration API for feature flags, wire-compatible with Unleash's admin API.",
+    description:
+      "Administration API for feature flags, wire-compatible with Unleash's admin API. Every error is `{id, name, message}` (plus `details` on 400). Authenticate with an API token in the Authorization header, or log in for a session cookie.",
+    securitySchemes: SECURITY_SCHEMES,
   });
-  const metaByOperation = new Map<string, Meta>();
+
+  const documented = new Map<string, DocumentedProcedure>();
   const procedures = router._def.procedures as Record<string, { _def: { meta?: Meta } }>;
-  for (const procedure of Object.values(procedures)) {
-    const openapi = procedure._def.meta?.openapi;
-    if (openapi) metaByOperation.set(`${openapi.method.toLowerCase()} ${openapi.path}`, procedure._def.meta as Meta);
+  for (const [procedurePath, procedure] of Object.entries(procedures)) {
+    const meta = procedure._def.meta;
+    if (meta?.openapi) documented.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { procedurePath, meta });
   }
 
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, Error: errorSchema } };
+  const schemas = { ...doc.components?.schemas };
+  // trpc-to-openapi's own error shapes are not what the server sends.
+  for (const name of Object.keys(schemas)) if (name.startsWith("error.")) delete schemas[name];
+  doc.components = { ...doc.components, schemas: { ...schemas, Error: errorSchema } };
+
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const [method, operation] of Object.entries(item as Record<string, any>)) {
-      const meta = metaByOperation.get(`${method} ${path}`);
-      if (!meta || !operation?.responses) continue;
-      const status = String(meta.successStatus ?? 200);
-      const responses: Record<string, any> = {};
-      for (const [code, response] of Object.entries(operation.responses as Record<string, any>)) {
-        if (code === "200") {
-          responses[status] = response;
-        } else if (Number(code) >= 400 || code === "default") {
-          responses[code] = { description: response.description ?? "Error", content: { "application/json": { schema: ERROR_REF } } };
-        } else {
-          responses[code] = response;
-        }
-      }
-      operation.responses = responses;
+    for (const [method, operation] of Object.entries(item as Record<string, OperationObject>)) {
+      const found = documented.get(`${method} ${path}`);
+      if (!found) continue;
+      const example = OPERATION_EXAMPLES[found.procedurePath] ?? {};
+      operation.security = securityOf(found.meta);
+      if (operation.requestBody) operation.requestBody = requestBodyOf(operation.requestBody as RequestBodyObject, found.meta, example);
+      operation.responses = {
+        [String(found.meta.successStatus ?? 200)]: successOf(operation.responses?.["200"] as ResponseObject, example),
+        ...errorResponses(operationFailures(found.meta)),
+      };
     }
   }
   return doc;
+}
+
+function securityOf(meta: Meta): OperationObject["security"] {
+  if ((meta.access ?? "authenticated") !== "public") return ANY_CREDENTIALS;
+  // Public, yet logout ends the session whose cookie comes along.
+  return meta.openapi?.path === "/logout" ? [{}, { sessionCookie: [] }] : [];
+}
+
+function requestBodyOf(body: RequestBodyObject, meta: Meta, example: OperationExample): RequestBodyObject {
+  const media = body.content["application/json"];
+  let schema = media?.schema as SchemaObject | ReferenceObject | undefined;
+  let required: boolean;
+  if (meta.bodyField) {
+    // The bridge hands the whole body (a JSON array) to this one input field.
+    schema = (schema as SchemaObject | undefined)?.properties?.[meta.bodyField];
+    required = true;
+  } else {
+    // A body is optional when the bridge accepts the request without one.
+    required = ((schema as SchemaObject | undefined)?.required?.length ?? 0) > 0;
+  }
+  return {
+    ...body,
+    required,
+    content: { "application/json": { schema: schema ?? {}, ...(example.body !== undefined ? { example: example.body } : {}) } },
+  };
+}
+
+function successOf(response: ResponseObject, example: OperationExample): ResponseObject {
+  const media = response.content?.["application/json"];
+  return {
+    ...response,
+    description: response.description === "Successful response" ? "Success" : response.description,
+    content: { "application/json": { ...media, ...(example.response !== undefined ? { example: example.response } : {}) } },
+  };
 }

@@ -4,6 +4,7 @@ import { DomainError, ValidationError } from "@vexil/services";
 import { checkAccess } from "./access.ts";
 import type { Context } from "./context.ts";
 import { type HttpFailure, toHttpFailure } from "./error-response.ts";
+import { METHODS_WITH_BODY } from "./operation-failures.ts";
 import type { Meta } from "./trpc.ts";
 
 interface Route {
@@ -25,7 +26,6 @@ export interface RestBridgeOptions {
 
 export type RestHandler = (req: IncomingMessage, res: ServerResponse, ctx: Context) => Promise<void>;
 
-const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
 function compileRoutes(router: AnyRouter): Route[] {

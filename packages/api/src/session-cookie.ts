@@ -15,8 +15,13 @@ export async function sealSessionId(sessionId: string, settings: CookieSettings)
   return sealData({ sid: sessionId }, { password: settings.secret, ttl: settings.maxAgeSeconds });
 }
 
+// The exact shape sealSessionId issues. iron-session reads the trailing version with parseInt, so
+// without this "...~2" with anything appended would still open: a tampered cookie that works.
+const SEAL_SHAPE = /^Fe26\.2\*[\w*-]+~2$/;
+
 /** The session id inside a cookie value, or null for a tampered, foreign or expired seal. */
 export async function unsealSessionId(sealed: string, settings: CookieSettings): Promise<string | null> {
+  if (!SEAL_SHAPE.test(sealed)) return null;
   try {
     const data = await unsealData<{ sid?: unknown }>(sealed, { password: settings.secret, ttl: settings.maxAgeSeconds });
     return typeof data.sid === "string" ? data.sid : null;

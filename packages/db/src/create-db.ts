@@ -1,9 +1,12 @@
 import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
-import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
+import { lockDataDir } from "./data-dir-lock.ts";
+import { lazyPostgresDialect } from "./lazy-dialect.ts";
+import { namePreparedStatements } from "./prepared-statement.ts";
 import type { Database } from "./database.ts";
+import { type ListenHandlers, type Listener, listenOnPglite, listenOnPostgres } from "./listener.ts";
 
 export interface DbConfig {
   /** A Postgres connection string. When absent, the embedded PGlite database is used. */
@@ -19,6 +22,8 @@ export interface DbConfig {
 export interface Db {
   db: Kysely<Database>;
   kind: "postgres" | "pglite";
+  /** Receives NOTIFY messages on a channel, on a connection of its own. */
+  listen(channel: string, handlers: ListenHandlers): Listener;
   /** Closes the pool or the embedded database; a PGlite left open keeps the process alive. */
   close(): Promise<void>;
 }
@@ -53,21 +58,51 @@ export function createDb(config: DbConfig): Db {
     // that would end the process. Its query, if any, still fails and is answered 503.
     pool.on("connect", (client) => {
       client.on("error", () => {});
+      namePreparedStatements(client);
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: "postgres", close: () => db.destroy() };
+    const databaseUrl = config.databaseUrl;
+    // Closed with the pool, so that no listener's connection outlives it and keeps the process up.
+    const listeners = new Set<Listener>();
+    return {
+      db,
+      kind: "postgres",
+      listen: (channel, handlers) => {
+        const listener = listenOnPostgres(databaseUrl, channel, handlers);
+        listeners.add(listener);
+        return listener;
+      },
+      close: async () => {
+        await Promise.all([...listeners].map((listener) => listener.close()));
+        await db.destroy();
+      },
+    };
   }
 
   const dataDir = config.dataDir ?? ".vexil/data";
-  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const pglite = new PGlite(dataDir);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const inMemory = dataDir.startsWith("memory://");
+  // Throws DataDirInUse before anything is opened when another process holds the directory.
+  const unlock = inMemory ? () => {} : lockDataDir(dataDir);
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  // Opened on first use: see lazyPostgresDialect.
+  let opening: Promise<PGlite> | undefined;
+  const open = () =>
+    (opening ??= import("@electric-sql/pglite").then(({ PGlite }) => new PGlite(dataDir)));
+  const db = new Kysely<Database>({
+    dialect: lazyPostgresDialect(async () => new (await import("kysely-pglite-dialect")).PGliteDialect(await open())),
+  });
   return {
     db,
     kind: "pglite",
+    listen: (channel, handlers) => listenOnPglite(open(), channel, handlers),
     close: async () => {
-      await db.destroy();
-      if (!pglite.closed) await pglite.close();
+      try {
+        await db.destroy();
+        const pglite = opening && (await opening);
+        if (pglite && !pglite.closed) await pglite.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }

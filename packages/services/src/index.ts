@@ -35,12 +35,14 @@ export { listBanners } from "./banners/list-banners.ts";
 export { updateBanner, type BannerChanges } from "./banners/update-banner.ts";
 export { setBannerEnabled } from "./banners/set-banner-enabled.ts";
 export { deleteBanner } from "./banners/delete-banner.ts";
+export { forgetExpiredAuthRecords } from "./auth/forget-expired-auth-records.ts";
 export { createPasswordHasher, type PasswordHasher, type PasswordHasherOptions } from "./auth/password-hasher.ts";
 export {
   createSession,
   DEFAULT_SESSION_POLICY,
   endSession,
   findSessionPrincipal,
+  lookUpSessionPrincipal,
   type SessionPolicy,
 } from "./auth/sessions.ts";
 export {
@@ -51,6 +53,7 @@ export {
   deleteApiToken,
   ensureInitialAdminTokens,
   findTokenPrincipal,
+  lookUpTokenPrincipal,
   listApiTokens,
   type NewApiToken,
 } from "./auth/api-tokens.ts";
@@ -81,3 +84,12 @@ export { changeRequestState, type StateChange, TRANSITIONS } from "./change-requ
 export { pendingChangeRequestsFor } from "./change-requests/pending-change-requests.ts";
 export { runDueChangeRequests, type SchedulerOutcome } from "./change-requests/run-due-change-requests.ts";
 export { assertDirectWriteAllowed } from "./change-requests/assert-direct-write-allowed.ts";
+export {
+  AUTH_CHANGES_CHANNEL,
+  createPrincipalCache,
+  type PrincipalCache,
+  type PrincipalCacheOptions,
+  type PrincipalLookup,
+  tokenTag,
+  userTag,
+} from "./auth/principal-cache.ts";

@@ -40,6 +40,8 @@ export async function startTestServer(
     LOG_LEVEL: "info",
     SHUTDOWN_GRACE_MS: "2000",
     SESSION_SECRET: "test-secret-of-at-least-32-characters!!",
+    // Nothing deletes rows behind a test's back; housekeeping.test.ts runs it by hand.
+    HOUSEKEEPING_INTERVAL_MS: "0",
     ...env,
   });
   const logs: Record<string, unknown>[] = [];

@@ -1,4 +1,4 @@
-import { createApiToken, createPersonalToken, deleteApiToken, listApiTokens, NoAccessError, type Principal } from "@vexil/services";
+import { createApiToken, createPersonalToken, deleteApiToken, listApiTokens, NoAccessError, type Principal, tokenTag } from "@vexil/services";
 import { z } from "zod";
 import { toJson } from "../schemas/to-json.ts";
 import { protectedProcedure } from "../trpc.ts";
@@ -66,7 +66,12 @@ export const apiTokensRouter = {
     })
     .input(z.object({ id: idParam }))
     .output(apiTokenSchema)
-    .mutation(async ({ ctx, input }) => toJson(await ctx.db.transaction().execute((trx) => deleteApiToken(trx, ctx.principal, input.id)))),
+    .mutation(async ({ ctx, input }) => {
+      const token = await ctx.db.transaction().execute((trx) => deleteApiToken(trx, ctx.principal, input.id));
+      // Every instance hears of it through the database; this one must not wait for that.
+      ctx.deps.principals?.invalidate(tokenTag(token.id));
+      return toJson(token);
+    }),
 
   createPersonal: protectedProcedure
     .meta({
@@ -104,6 +109,8 @@ export const apiTokensRouter = {
     .output(apiTokenSchema)
     .mutation(async ({ ctx, input }) => {
       const who = owner(ctx.principal);
-      return toJson(await ctx.db.transaction().execute((trx) => deleteApiToken(trx, ctx.principal, input.id, who)));
+      const token = await ctx.db.transaction().execute((trx) => deleteApiToken(trx, ctx.principal, input.id, who));
+      ctx.deps.principals?.invalidate(tokenTag(token.id));
+      return toJson(token);
     }),
 };

@@ -1,4 +1,4 @@
-import { endSession, login } from "@vexil/services";
+import { endSession, login, userTag } from "@vexil/services";
 import { z } from "zod";
 import { okSchema, userSchema } from "../schemas/user.ts";
 import { toJson } from "../schemas/to-json.ts";
@@ -14,10 +14,15 @@ export const authRouter = {
         tags: ["Auth"],
         summary: "Log in",
         description: "Checks a username (or e-mail) and password and starts a session; the session cookie comes in Set-Cookie.",
+        responseHeaders: z.object({
+          "set-cookie": z.string().meta({ description: "The session cookie `vexil-session` (HttpOnly, SameSite=Lax, Path=/)" }),
+        }),
       },
       access: "public",
+      failures: ["PasswordMismatch", "TooManyRequests"],
     })
-    .input(z.strictObject({ username: z.string().min(1), password: z.string().min(1) }))
+    // A username is at most an e-mail's 320 characters; longer ones would only feed the throttle's keys.
+    .input(z.strictObject({ username: z.string().min(1).max(320), password: z.string().min(1) }))
     .output(userSchema)
     .mutation(async ({ ctx, input }) => {
       const { user, sessionId } = await login(ctx.db, ctx.deps.hasher, ctx.deps.loginPolicy, {
@@ -26,6 +31,8 @@ export const authRouter = {
         ip: ctx.ip,
         userAgent: ctx.userAgent,
       });
+      // A login beyond the per-user limit ended the oldest session; this instance forgets it at once.
+      ctx.deps.principals?.invalidate(userTag(user.id));
       ctx.setHeader("set-cookie", sessionCookieHeader(await sealSessionId(sessionId, ctx.deps.cookies), ctx.deps.cookies));
       return toJson(user);
     }),
@@ -38,7 +45,10 @@ export const authRouter = {
     .input(z.strictObject({}))
     .output(okSchema)
     .mutation(async ({ ctx }) => {
-      if (ctx.principal?.kind === "user" && ctx.principal.sessionId) await endSession(ctx.db, ctx.principal.sessionId);
+      if (ctx.principal?.kind === "user" && ctx.principal.sessionId) {
+        await endSession(ctx.db, ctx.principal.sessionId);
+        ctx.deps.principals?.invalidate(userTag(ctx.principal.userId));
+      }
       ctx.setHeader("set-cookie", clearedSessionCookieHeader(ctx.deps.cookies));
       return {};
     }),

@@ -36,7 +36,13 @@ export const bannersRouter = {
 
   create: protectedProcedure
     .meta({
-      openapi: { method: "POST", path: "/api/admin/banners", tags, summary: "Create a banner" },
+      openapi: {
+        method: "POST",
+        path: "/api/admin/banners",
+        tags,
+        summary: "Create a banner",
+        responseHeaders: z.object({ location: z.string().meta({ description: "Path of the new banner" }) }),
+      },
       access: WRITE,
       successStatus: 201,
     })

@@ -27,6 +27,7 @@ export const environmentsRouter = {
       },
       access: "ADMIN",
       successStatus: 201,
+      failures: ["NameExistsError"],
     })
     .input(createEnvironmentSchema)
     .output(environmentSchema)

@@ -33,9 +33,16 @@ export const featuresRouter = {
 
   create: protectedProcedure
     .meta({
-      openapi: { method: "POST", path: "/api/admin/projects/{projectId}/features", tags, summary: "Create a feature" },
+      openapi: {
+        method: "POST",
+        path: "/api/admin/projects/{projectId}/features",
+        tags,
+        summary: "Create a feature",
+        responseHeaders: z.object({ location: z.string().meta({ description: "Path of the new feature" }) }),
+      },
       access: "CREATE_FEATURE",
       successStatus: 201,
+      failures: ["NameExistsError"],
     })
     .input(z.strictObject({ projectId: z.string(), ...createFeatureShape }))
     .output(featureSchema)

@@ -21,6 +21,7 @@ export const projectsRouter = {
       openapi: { method: "POST", path: "/api/admin/projects", tags, summary: "Create a project" },
       access: "ADMIN",
       successStatus: 201,
+      failures: ["NameExistsError"],
     })
     .input(z.strictObject(createProjectShape))
     .output(projectSchema)
@@ -38,6 +39,7 @@ export const projectsRouter = {
         description: "Answers 200 as Unleash does; 409 when the environment is already enabled there.",
       },
       access: "ADMIN",
+      failures: ["NameExistsError"],
     })
     .input(z.strictObject({ projectId: z.string(), environment: z.string().meta({ description: "Name of an existing environment" }) }))
     .output(z.object({ projectId: z.string(), environment: z.string() }))

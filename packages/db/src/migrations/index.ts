@@ -4,6 +4,7 @@ import * as identity from "./2026-11-22T11-00-identity.ts";
 import * as banners from "./2026-11-22T12-00-banners.ts";
 import * as features from "./2026-11-22T13-00-features.ts";
 import * as changeRequests from "./2026-11-22T14-00-change-requests.ts";
+import * as authChangeNotifications from "./2026-11-22T15-00-auth-change-notifications.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T12-00-banners": banners,
   "2026-11-22T13-00-features": features,
   "2026-11-22T14-00-change-requests": changeRequests,
+  "2026-11-22T15-00-auth-change-notifications": authChangeNotifications,
 };

@@ -5,6 +5,7 @@ import { NoAccessError, NotFoundError, ValidationError } from "../errors/domain-
 import { appendEvent } from "../events/append-event.ts";
 import type { RootRoleId } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
+import { type PrincipalLookup, tokenTag, userTag } from "./principal-cache.ts";
 
 export type ApiTokenType = "admin" | "client" | "frontend";
 
@@ -127,6 +128,11 @@ export async function deleteApiToken(trx: Kysely<Database>, by: Principal | null
 
 /** Who a token in the Authorization header stands for, or null for an unknown or expired one. */
 export async function findTokenPrincipal(db: Kysely<Database>, rawToken: string): Promise<Principal | null> {
+  return (await lookUpTokenPrincipal(db, rawToken))?.principal ?? null;
+}
+
+/** findTokenPrincipal with what a cache needs: what the answer depends on and when the token expires. */
+export async function lookUpTokenPrincipal(db: Kysely<Database>, rawToken: string): Promise<PrincipalLookup | null> {
   const row = await db
     .selectFrom("api_tokens")
     .leftJoin("users", "users.id", "api_tokens.user_id")
@@ -138,26 +144,31 @@ export async function findTokenPrincipal(db: Kysely<Database>, rawToken: string)
       "users.username",
       "users.email",
       "users.root_role as rootRole",
+      // The database's clock decides expiry, here as everywhere.
+      sql<number | null>`(extract(epoch from api_tokens.expires_at - now()) * 1000)::float8`.as("expiresInMs"),
     ])
     .where("api_tokens.secret_hash", "=", hashToken(rawToken))
     .where((eb) => eb.or([eb("api_tokens.expires_at", "is", null), eb("api_tokens.expires_at", ">", sql<Date>`now()`)]))
     .executeTakeFirst();
   if (!row) return null;
+  const tags = [tokenTag(row.id)];
+  const found = (principal: Principal): PrincipalLookup => ({ principal, tags, expiresInMs: row.expiresInMs });
   switch (row.type) {
     case "admin":
-      return { kind: "admin-token", tokenId: row.id, tokenName: row.token_name };
+      return found({ kind: "admin-token", tokenId: row.id, tokenName: row.token_name });
     case "client":
     case "frontend":
-      return { kind: "client-token", tokenId: row.id, tokenName: row.token_name, type: row.type };
+      return found({ kind: "client-token", tokenId: row.id, tokenName: row.token_name, type: row.type });
     case "personal":
       if (row.userId === null || row.rootRole === null) return null;
-      return {
+      tags.push(userTag(row.userId));
+      return found({
         kind: "user",
         userId: row.userId,
         username: row.username ?? row.email ?? `user-${row.userId}`,
         rootRole: row.rootRole as RootRoleId,
         via: "personal-token",
-      };
+      });
   }
   return null;
 }

@@ -3,6 +3,7 @@ import type { Database } from "@vexil/db";
 import { type Kysely, sql } from "kysely";
 import type { RootRoleId } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
+import { type PrincipalLookup, userTag } from "./principal-cache.ts";
 
 export interface SessionPolicy {
   /** A session ends this long after login, however active (Unleash: 48 h). */
@@ -51,33 +52,45 @@ export async function createSession(
 
 /** The user behind a live session, or null for an unknown, expired or idle one. */
 export async function findSessionPrincipal(db: Kysely<Database>, sessionId: string, policy: SessionPolicy): Promise<Principal | null> {
+  return (await lookUpSessionPrincipal(db, sessionId, policy))?.principal ?? null;
+}
+
+/** findSessionPrincipal with what a cache needs: what the answer depends on and when the session ends. */
+export async function lookUpSessionPrincipal(db: Kysely<Database>, sessionId: string, policy: SessionPolicy): Promise<PrincipalLookup | null> {
+  const idleSeconds = policy.idleMs / 1000;
   const row = await db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .select([
       "sessions.id as sessionId",
-      "sessions.last_seen_at as lastSeenAt",
       "users.id as userId",
       "users.username",
       "users.email",
       "users.root_role as rootRole",
       sql<boolean>`sessions.last_seen_at < now() - make_interval(secs => ${TOUCH_AFTER_MS / 1000})`.as("stale"),
+      sql<number>`(extract(epoch from least(sessions.expires_at, sessions.last_seen_at + make_interval(secs => ${idleSeconds})) - now()) * 1000)::float8`.as(
+        "expiresInMs",
+      ),
     ])
     .where("sessions.id", "=", sessionId)
     .where("sessions.expires_at", ">", sql<Date>`now()`)
-    .where("sessions.last_seen_at", ">", sql<Date>`now() - make_interval(secs => ${policy.idleMs / 1000})`)
+    .where("sessions.last_seen_at", ">", sql<Date>`now() - make_interval(secs => ${idleSeconds})`)
     .executeTakeFirst();
   if (!row) return null;
   if (row.stale) {
     await db.updateTable("sessions").set({ last_seen_at: sql<Date>`now()` }).where("id", "=", sessionId).execute();
   }
   return {
-    kind: "user",
-    userId: row.userId,
-    username: row.username ?? row.email ?? `user-${row.userId}`,
-    rootRole: row.rootRole as RootRoleId,
-    via: "session",
-    sessionId: row.sessionId,
+    principal: {
+      kind: "user",
+      userId: row.userId,
+      username: row.username ?? row.email ?? `user-${row.userId}`,
+      rootRole: row.rootRole as RootRoleId,
+      via: "session",
+      sessionId: row.sessionId,
+    },
+    tags: [userTag(row.userId)],
+    expiresInMs: row.expiresInMs,
   };
 }
 

@@ -23,7 +23,8 @@ export interface User {
 export type UserRow = Selectable<Database["users"]>;
 
 // Unleash shows a Gravatar; the URL is derived, so nothing about it needs storing.
-function imageUrlFor(row: UserRow): string {
+/** The avatar address Unleash gives a user, from the e-mail or else the username or id. */
+export function imageUrlFor(row: Pick<UserRow, "id" | "email" | "username">): string {
   const key = (row.email ?? row.username ?? String(row.id)).trim().toLowerCase();
   return `https://gravatar.com/avatar/${createHash("md5").update(key).digest("hex")}?s=42&d=retro&r=g`;
 }

@@ -1,0 +1,67 @@
+import { createApiToken } from "@vexil/services";
+import { loadConfig } from "../config.ts";
+import { type Command, oneOf, parseFlags, required, UsageError } from "./command.ts";
+import { openMigratedDatabase } from "./open-database.ts";
+
+const TYPES = ["admin", "client", "frontend"] as const;
+const MAX_NAME = 100;
+
+export const tokenCreate: Command = {
+  words: ["token", "create"],
+  summary: "create an API token and print its secret (shown only this once)",
+  help: `Usage: vexil token create --name <name> --type <admin|client|frontend>
+                          [--project <id>]... [--environment <name>] [--expires-at <ISO date-time>]
+
+Creates an API token and prints the whole token on stdout, alone on its line, so that
+  TOKEN=$(vexil token create --name ci --type admin)
+captures it. It is stored hashed and cannot be shown again.
+
+  admin     calls the admin API with every permission: "*:*.<secret>"
+  client    for server-side SDKs, limited to projects and one environment: "<project>:<environment>.<secret>"
+  frontend  for browser SDKs, the same shape as client
+
+--project (repeatable) and --environment apply to client and frontend tokens: without them the
+token covers every project ("*") and the "development" environment.
+
+With the embedded database, stop the server first (one process at a time).`,
+
+  async run(args, terminal) {
+    const flags = parseFlags(args, {
+      name: { type: "string" },
+      type: { type: "string" },
+      project: { type: "string", multiple: true },
+      environment: { type: "string" },
+      "expires-at": { type: "string" },
+    });
+    const tokenName = required(flags.name, "name");
+    if (tokenName.length > MAX_NAME) throw new UsageError(`--name must be at most ${MAX_NAME} characters`);
+    const type = oneOf(required(flags.type, "type"), TYPES, "type");
+    if (type === "admin" && (flags.project || flags.environment)) {
+      throw new UsageError("--project and --environment apply to client and frontend tokens; an admin token covers everything");
+    }
+    // The API's limits (its zod schema); the service checks that the environment exists.
+    const names = [...(flags.project ?? []), ...(flags.environment === undefined ? [] : [flags.environment])];
+    if (names.some((n) => n.length < 1 || n.length > MAX_NAME)) throw new UsageError(`project and environment names have 1 to ${MAX_NAME} characters`);
+    let expiresAt: Date | null = null;
+    if (flags["expires-at"] !== undefined) {
+      expiresAt = new Date(flags["expires-at"]);
+      if (!/^\d{4}-\d{2}-\d{2}/.test(flags["expires-at"]) || Number.isNaN(expiresAt.getTime())) {
+        throw new UsageError(`--expires-at must be an ISO date-time such as 2030-01-31T12:00:00Z (got "${flags["expires-at"]}")`);
+      }
+      if (expiresAt.getTime() <= Date.now()) throw new UsageError("--expires-at must be in the future");
+    }
+    const config = loadConfig(terminal.env);
+
+    const db = await openMigratedDatabase(config, terminal);
+    try {
+      const token = await db.db
+        .transaction()
+        .execute((trx) => createApiToken(trx, null, { tokenName, type, projects: flags.project, environment: flags.environment, expiresAt }));
+      const scope = type === "admin" ? "" : ` for ${token.projects.join(", ")} in ${token.environment}`;
+      terminal.progress(`Created the ${type} token "${tokenName}" (id ${token.id})${scope}. Its secret is shown only now:`);
+      terminal.print(token.secret);
+    } finally {
+      await db.close();
+    }
+  },
+};

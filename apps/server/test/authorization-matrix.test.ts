@@ -1,0 +1,273 @@
+import { appRouter } from "@vexil/api";
+import { addChange, changeRequestState, createApiToken, createBanner, createEnvironment, createPersonalToken, createUser, RootRole } from "@vexil/services";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { type Caller, newCaller, PRINCIPAL_KINDS, type PrincipalKind } from "./support/principal-kinds.ts";
+import { TEST_PASSWORD, userWithRole } from "./support/principals.ts";
+import { startTestServer } from "./support/test-server.ts";
+
+const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0" });
+const db = srv.db.db;
+const hasher = srv.app.deps.hasher;
+let seq = 0;
+const unique = (prefix: string) => `${prefix}-${++seq}`;
+
+// Fixtures every row may read: a feature, production gated by change requests (1 approval),
+// a change request to read, and a user to log in as.
+const setup = await userWithRole(srv, "admin");
+const FEATURE = "matrix-feature";
+await srv.call("POST", "/api/admin/projects/default/features", { body: { name: FEATURE }, headers: setup.headers });
+await srv.call("PUT", "/api/admin/projects/default/environments/production/change-requests/config", {
+  body: { changeRequestsEnabled: true, requiredApprovals: 1 },
+  headers: setup.headers,
+});
+const readableCr = await changeRequestInReview();
+const loginUser = await userWithRole(srv, "viewer");
+
+/** A change request in review, by an author of its own, so each cell acts on a fresh one. */
+async function changeRequestInReview(): Promise<number> {
+  const author = await createUser(db, hasher, null, { username: unique("cr-author"), rootRole: RootRole.Editor });
+  const by = { kind: "user", userId: author.id, username: author.username as string, rootRole: RootRole.Editor, via: "session" } as const;
+  return db.transaction().execute(async (trx) => {
+    const id = await addChange(trx, by, { projectId: "default", environment: "production", feature: FEATURE, action: "updateEnabled", payload: { enabled: true } });
+    await changeRequestState(trx, by, "default", id, { state: "In review" });
+    return id;
+  });
+}
+
+interface Request {
+  params?: Record<string, string | number>;
+  body?: unknown;
+}
+
+interface Row {
+  /** Expected status per principal, in PRINCIPAL_KINDS order. */
+  expect: string;
+  request?: (caller: Caller) => Promise<Request> | Request;
+  /** The call ends or changes the caller's own credentials: every cell gets a new caller. */
+  fresh?: boolean;
+}
+
+//                                         nobody tampered revoked viewer editor admin adminToken clientToken personalToken(Editor)
+const READ = "401 401 401 200 200 200 200 403 200";
+const ADMIN_ONLY = "401 401 401 403 403 200 200 403 403";
+const ADMIN_CREATES = "401 401 401 403 403 201 201 403 403";
+const EDITOR_WRITES = "401 401 401 403 200 200 200 403 200";
+const PUBLIC = "200 200 200 200 200 200 200 200 200";
+
+/** The one table: every route the server serves, and who gets which status. */
+const MATRIX: Record<string, Row> = {
+  "GET /health": { expect: PUBLIC },
+  "GET /ready": { expect: PUBLIC },
+  "GET /docs/openapi.json": { expect: PUBLIC },
+
+  "POST /auth/simple/login": { expect: PUBLIC, request: () => ({ body: { username: loginUser.username, password: TEST_PASSWORD } }) },
+  "POST /logout": { expect: PUBLIC, fresh: true, request: () => ({ body: {} }) },
+
+  "GET /api/admin/environments": { expect: READ },
+  "POST /api/admin/environments": { expect: ADMIN_CREATES, request: () => ({ body: { name: unique("env"), type: "development" } }) },
+  "GET /api/admin/projects": { expect: READ },
+  "POST /api/admin/projects": { expect: ADMIN_CREATES, request: () => ({ body: { id: unique("project"), name: "Matrix" } }) },
+  "POST /api/admin/projects/{projectId}/environments": {
+    expect: ADMIN_ONLY,
+    request: async () => {
+      const name = unique("env");
+      await db.transaction().execute((trx) => createEnvironment(trx, null, { name, type: "development" }));
+      return { params: { projectId: "default" }, body: { environment: name } };
+    },
+  },
+
+  "GET /api/admin/projects/{projectId}/features": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
+  "POST /api/admin/projects/{projectId}/features": {
+    expect: "401 401 401 403 201 201 201 403 201",
+    request: () => ({ params: { projectId: "default" }, body: { name: unique("feature") } }),
+  },
+  "GET /api/admin/projects/{projectId}/features/{featureName}": { expect: READ, request: () => ({ params: { projectId: "default", featureName: FEATURE } }) },
+  "GET /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants": {
+    expect: READ,
+    request: () => ({ params: { projectId: "default", featureName: FEATURE, environment: "development" } }),
+  },
+  "PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants": {
+    expect: EDITOR_WRITES,
+    request: () => ({
+      params: { projectId: "default", featureName: FEATURE, environment: "development" },
+      body: [{ name: "blue", weight: 1000, weightType: "variable", stickiness: "default" }],
+    }),
+  },
+  "PATCH /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants": {
+    expect: EDITOR_WRITES,
+    request: () => ({
+      params: { projectId: "default", featureName: FEATURE, environment: "development" },
+      body: [{ op: "add", path: "/-", value: { name: unique("v"), weightType: "variable", stickiness: "default" } }],
+    }),
+  },
+
+  "GET /api/admin/banners": { expect: READ },
+  "POST /api/admin/banners": { expect: ADMIN_CREATES, request: () => ({ body: { message: "matrix" } }) },
+  "PUT /api/admin/banners/{id}": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newBanner() }, body: { message: "changed" } }) },
+  "DELETE /api/admin/banners/{id}": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newBanner() } }) },
+  "POST /api/admin/banners/{id}/on": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newBanner() } }) },
+  "POST /api/admin/banners/{id}/off": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newBanner() } }) },
+
+  "GET /api/admin/user-admin": { expect: ADMIN_ONLY },
+  "POST /api/admin/user-admin": { expect: ADMIN_CREATES, request: () => ({ body: { username: unique("user"), rootRole: 3 } }) },
+  "DELETE /api/admin/user-admin/{id}": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newUser() } }) },
+  "POST /api/admin/user-admin/{id}/change-password": {
+    expect: ADMIN_ONLY,
+    request: async () => ({ params: { id: await newUser() }, body: { password: "another long password" } }),
+  },
+  // A token is not a user and has no password of its own.
+  "POST /api/admin/user/change-password": { expect: "401 401 401 200 200 200 403 403 200", fresh: true, request: () => ({ body: { password: "my new long password" } }) },
+
+  "GET /api/admin/api-tokens": { expect: ADMIN_ONLY },
+  "POST /api/admin/api-tokens": { expect: ADMIN_CREATES, request: () => ({ body: { tokenName: unique("token"), type: "client" } }) },
+  "DELETE /api/admin/api-tokens/{id}": {
+    expect: ADMIN_ONLY,
+    request: async () => {
+      const token = await db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: unique("token"), type: "client" }));
+      return { params: { id: token.id } };
+    },
+  },
+  // Personal tokens belong to users: an admin token has none.
+  "GET /api/admin/user/tokens": { expect: "401 401 401 200 200 200 403 403 200" },
+  "POST /api/admin/user/tokens": { expect: "401 401 401 201 201 201 403 403 201", request: () => ({ body: { description: "mine", expiresAt: null } }) },
+  "DELETE /api/admin/user/tokens/{id}": {
+    expect: "401 401 401 200 200 200 403 403 200",
+    request: async (caller) => {
+      // The caller's own token where it is a user, else someone else's (refused before it is looked up).
+      const ownerId = caller.userId ?? setup.id;
+      const by = { kind: "user", userId: ownerId, username: "owner", rootRole: RootRole.Viewer, via: "session" } as const;
+      const token = await db.transaction().execute((trx) => createPersonalToken(trx, by, { description: unique("pat"), expiresAt: null }));
+      return { params: { id: token.id } };
+    },
+  },
+
+  "GET /api/admin/projects/{projectId}/change-requests/config": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
+  "PUT /api/admin/projects/{projectId}/environments/{environment}/change-requests/config": {
+    expect: ADMIN_ONLY,
+    request: () => ({ params: { projectId: "default", environment: "production" }, body: { changeRequestsEnabled: true, requiredApprovals: 1 } }),
+  },
+  // Change requests are proposed and approved by users; an admin token is refused.
+  "POST /api/admin/projects/{projectId}/environments/{environment}/change-requests": {
+    expect: "401 401 401 403 200 200 403 403 200",
+    request: () => ({ params: { projectId: "default", environment: "production" }, body: { feature: FEATURE, action: "updateEnabled", payload: { enabled: false } } }),
+  },
+  "GET /api/admin/projects/{projectId}/change-requests/pending": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
+  "GET /api/admin/projects/{projectId}/change-requests/{id}": { expect: READ, request: () => ({ params: { projectId: "default", id: readableCr } }) },
+  "PUT /api/admin/projects/{projectId}/change-requests/{id}/state": {
+    expect: "401 401 401 403 200 200 403 403 200",
+    request: async () => ({ params: { projectId: "default", id: await changeRequestInReview() }, body: { state: "Approved" } }),
+  },
+};
+
+async function newBanner(): Promise<number> {
+  return (await db.transaction().execute((trx) => createBanner(trx, null, { message: "fixture" }))).id;
+}
+async function newUser(): Promise<number> {
+  return (await createUser(db, hasher, null, { username: unique("victim"), rootRole: RootRole.Viewer })).id;
+}
+
+const SERVER_ROUTES = ["GET /health", "GET /ready", "GET /docs/openapi.json"];
+
+/** What the server really serves: the router's documented procedures and the few plain routes. */
+function servedRoutes(): Map<string, { procedure: string; type: string }> {
+  const routes = new Map<string, { procedure: string; type: string }>();
+  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string; meta?: { openapi?: { method: string; path: string } } } }>;
+  for (const [procedure, { _def }] of Object.entries(procedures)) {
+    const openapi = _def.meta?.openapi;
+    if (openapi) routes.set(`${openapi.method} ${openapi.path}`, { procedure, type: _def.type });
+  }
+  return routes;
+}
+
+function fillPath(template: string, params: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!(name in params)) throw new Error(`no value for {${name}} in ${template}`);
+    return encodeURIComponent(String(params[name]));
+  });
+}
+
+/** The tRPC input of a REST request: path parameters and body in one object. */
+function trpcInput(route: string, request: Request): unknown {
+  const bodyField = route.endsWith("/variants") ? (route.startsWith("PUT") ? "variants" : "patch") : undefined;
+  if (bodyField) return { ...request.params, [bodyField]: request.body };
+  return { ...(request.body as object | undefined), ...request.params };
+}
+
+const callers = new Map<PrincipalKind, Caller>();
+async function callerFor(kind: PrincipalKind, fresh: boolean): Promise<Caller> {
+  if (fresh) return newCaller(srv, kind);
+  if (!callers.has(kind)) callers.set(kind, await newCaller(srv, kind));
+  return callers.get(kind) as Caller;
+}
+
+test("the table names every route the server serves, and nothing else", () => {
+  const served = [...servedRoutes().keys(), ...SERVER_ROUTES].sort();
+  const missing = served.filter((r) => !(r in MATRIX));
+  assert.equal(missing, [], `routes missing from the authorization matrix: ${missing.join(", ")}`);
+  const stale = Object.keys(MATRIX).filter((r) => !served.includes(r));
+  assert.equal(stale, [], `rows for routes that no longer exist: ${stale.join(", ")}`);
+  for (const [route, row] of Object.entries(MATRIX)) assert.is(row.expect.split(" ").length, PRINCIPAL_KINDS.length, route);
+});
+
+test("the served OpenAPI document lists the same routes", async () => {
+  const doc = (await srv.call("GET", "/docs/openapi.json")).json;
+  const documented = Object.entries(doc.paths as Record<string, object>).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((m) => ["get", "post", "put", "patch", "delete"].includes(m))
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
+  assert.equal(documented.sort(), [...servedRoutes().keys()].sort());
+});
+
+let cells = 0;
+const failures: string[] = [];
+
+async function runCell(transport: "rest" | "trpc", route: string, row: Row, kind: PrincipalKind, expected: number): Promise<void> {
+  const caller = await callerFor(kind, row.fresh === true);
+  const request = (await row.request?.(caller)) ?? {};
+  const [method, template] = route.split(" ") as [string, string];
+  let status: number;
+  let body: unknown;
+  if (transport === "rest") {
+    const res = await srv.call(method, fillPath(template, request.params), {
+      headers: caller.headers,
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    });
+    status = res.status;
+    body = res.json;
+  } else {
+    const { procedure, type } = servedRoutes().get(route)!;
+    const input = trpcInput(route, request);
+    const res =
+      type === "query"
+        ? await srv.call("GET", `/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: caller.headers })
+        : await srv.call("POST", `/trpc/${procedure}`, { headers: caller.headers, body: input });
+    status = res.status;
+    body = res.json;
+    // tRPC answers every success with 200.
+    if (expected === 201) expected = 200;
+  }
+  cells++;
+  if (status !== expected) failures.push(`${transport} ${route} as ${kind}: expected ${expected}, got ${status} ${JSON.stringify(body).slice(0, 200)}`);
+}
+
+test("every route x every principal gets the status in the table, over REST and over tRPC", async () => {
+  const served = servedRoutes();
+  for (const [route, row] of Object.entries(MATRIX)) {
+    const expected = row.expect.split(" ").map(Number);
+    for (const [i, kind] of PRINCIPAL_KINDS.entries()) {
+      await runCell("rest", route, row, kind, expected[i] as number);
+      if (served.has(route)) await runCell("trpc", route, row, kind, expected[i] as number);
+    }
+  }
+  console.log(`authorization matrix: ${Object.keys(MATRIX).length} routes x ${PRINCIPAL_KINDS.length} principals, ${cells} cells checked (REST and tRPC)`);
+  assert.equal(failures, [], failures.join("\n"));
+});
+
+test.after(async () => {
+  await srv.close();
+  await srv.db.close();
+});
+
+test.run();

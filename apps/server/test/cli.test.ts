@@ -1,0 +1,303 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createDb, type Database, migrateToLatest } from "@vexil/db";
+import { CHANGE_REQUEST_STATES, createPasswordHasher, pendingChangeRequestsFor, RootRole } from "@vexil/services";
+import type { Kysely } from "kysely";
+import { test } from "uvu";
+import { request } from "undici";
+import * as assert from "uvu/assert";
+import { loginHeaders } from "./support/principals.ts";
+import { type CliDatabase, cliDatabase, runVexil, VEXIL_BIN } from "./support/run-cli.ts";
+import { startTestServer } from "./support/test-server.ts";
+
+const PASSWORD = "a long enough password";
+const COMMANDS = [["serve"], ["migrate"], ["user", "add"], ["token", "create"], ["demo"]];
+
+async function counts(db: Kysely<Database>) {
+  const count = (table: "users" | "api_tokens" | "projects" | "change_requests" | "events") =>
+    db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow().then((r) => Number(r.n));
+  return { users: await count("users"), tokens: await count("api_tokens"), projects: await count("projects"), changeRequests: await count("change_requests"), events: await count("events") };
+}
+
+async function withDatabase(use: (cli: CliDatabase) => Promise<void>): Promise<void> {
+  const cli = await cliDatabase();
+  try {
+    await use(cli);
+  } finally {
+    await cli.close();
+  }
+}
+
+test("--help: the overview and each command's help, on stdout, exit 0", async () => {
+  const overview = await runVexil(["--help"]);
+  assert.is(overview.code, 0, overview.stderr);
+  for (const words of COMMANDS) assert.ok(overview.stdout.includes(`vexil ${words.join(" ")}`), `lists ${words.join(" ")}`);
+  for (const words of COMMANDS) {
+    const help = await runVexil([...words, "--help"]);
+    assert.is(help.code, 0, help.stderr);
+    assert.ok(help.stdout.startsWith(`Usage: vexil ${words.join(" ")}`), help.stdout);
+    assert.is(help.stderr, "");
+  }
+});
+
+test("bad usage: exit 2, one line naming the problem and pointing to --help, and nothing stored", async () => {
+  await withDatabase(async (cli) => {
+    assert.is((await runVexil(["migrate"], { env: cli.env })).code, 0);
+    const before = await cli.inspect(counts);
+    const cases: [string[], RegExp][] = [
+      [[], /^Usage: vexil <command>/],
+      [["frob"], /^vexil: unknown command "frob" \(see "vexil --help"\)\n$/],
+      [["user"], /^Usage: vexil user <add>/],
+      [["user", "remove"], /^vexil user: unknown command "remove" \(see "vexil user --help"\)\n$/],
+      [["migrate", "now"], /^vexil migrate: Unexpected argument 'now'.*\(see "vexil migrate --help"\)\n$/],
+      [["user", "add", "--role", "Editor"], /^vexil user add: missing required flag --username \(see "vexil user add --help"\)\n$/],
+      [["user", "add", "--username", "x", "--role", "Boss"], /^vexil user add: --role must be one of Admin, Editor, Viewer \(got "Boss"\) \(see/],
+      [["user", "add", "--username", "x", "--role", "Editor", "--password", "hunter22222"], /^vexil user add: Unknown option '--password'.*\(see "vexil user add --help"\)\n$/],
+      [["user", "add", "--username", "x", "--role", "Editor", "--email", "not-mail"], /^vexil user add: --email must be an e-mail address/],
+      [["token", "create", "--name", "t"], /^vexil token create: missing required flag --type/],
+      [["token", "create", "--name", "t", "--type", "root"], /--type must be one of admin, client, frontend/],
+      [["token", "create", "--name", "t", "--type", "admin", "--project", "default"], /--project and --environment apply to client and frontend tokens/],
+      [["token", "create", "--name", "t", "--type", "client", "--expires-at", "tomorrow"], /--expires-at must be an ISO date-time/],
+      [["token", "create", "--name", "t", "--type", "client", "--expires-at", "2001-01-01T00:00:00Z"], /--expires-at must be in the future/],
+      [["token", "create", "--name"], /^vexil token create: Option '--name <value>' argument missing/],
+      [["demo", "--project", "x"], /^vexil demo: Unknown option '--project'/],
+    ];
+    for (const [args, message] of cases) {
+      const run = await runVexil(args, { env: cli.env, input: `${PASSWORD}\n` });
+      assert.is(run.code, 2, `vexil ${args.join(" ")}: ${run.stderr}`);
+      assert.match(run.stderr, message, `vexil ${args.join(" ")}`);
+      assert.is(run.stdout, "", `vexil ${args.join(" ")} prints no result`);
+    }
+    assert.equal(await cli.inspect(counts), before);
+  });
+});
+
+test("migrate applies the migrations a fresh database lacks, says which, and then has nothing to do", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "vexil-migrate-"));
+  try {
+    const env = { DATA_DIR: join(dir, "data") };
+    const first = await runVexil(["migrate"], { env });
+    assert.is(first.code, 0, first.stderr);
+    const applied = first.stdout.trimEnd().split("\n");
+    assert.ok(applied.length >= 5 && applied.every((line) => /^applied \d{4}-\d{2}-\d{2}T\d{2}-\d{2}-[a-z-]+$/.test(line)), first.stdout);
+    assert.is(applied[0], "applied 2026-11-22T10-00-foundation");
+    assert.match(first.stderr, `Done: ${applied.length} migrations applied.`);
+    const second = await runVexil(["migrate"], { env });
+    assert.equal([second.code, second.stdout], [0, ""]);
+    assert.match(second.stderr, "Nothing to apply: the database is up to date.");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("serve starts what `pnpm start` starts, answers, and stops cleanly on SIGTERM", async () => {
+  await withDatabase(async (cli) => {
+    const child = spawn(process.execPath, [VEXIL_BIN, "serve"], {
+      env: { PATH: process.env.PATH ?? "", ...cli.env, PORT: "0", LOG_PRETTY: "false", SESSION_SECRET: "a-test-secret-of-at-least-32-chars!" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let output = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      child.once("exit", (code) => reject(new Error(`serve exited with ${code} before listening:\n${output}`)));
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        output += chunk;
+        const listening = output.split("\n").find((line) => line.includes('"url"'));
+        if (listening) resolve(JSON.parse(listening).url);
+      });
+    });
+    try {
+      const ready = await request(`${url}/ready`);
+      assert.equal([ready.statusCode, await ready.body.json()], [200, { status: "ready" }]);
+      const login = await request(`${url}/auth/simple/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: "admin", password: "unleash4all" }),
+      });
+      assert.is(login.statusCode, 200, "the first start created the admin user");
+      await login.body.dump();
+    } finally {
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      const [code] = await exited;
+      assert.is(code, 0, output);
+    }
+  });
+});
+
+test("a bad configuration is a failure (exit 1) that names the variable", async () => {
+  const run = await runVexil(["migrate"], { env: { DATABASE_URL: "mysql://localhost/vexil" } });
+  assert.is(run.code, 1);
+  assert.match(run.stderr, /vexil migrate: Invalid configuration:\n {2}DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ connection string/);
+});
+
+test("the embedded database is refused, changing nothing, while another process holds it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "vexil-held-"));
+  const dataDir = join(dir, "data");
+  const held = createDb({ dataDir });
+  try {
+    await migrateToLatest(held.db);
+    const run = await runVexil(["user", "add", "--username", "late", "--role", "Viewer"], { env: { DATA_DIR: dataDir }, input: `${PASSWORD}\n` });
+    assert.is(run.code, 1);
+    assert.match(run.stderr, `is in use by process ${process.pid}`);
+    assert.equal(await held.db.selectFrom("users").select("username").execute(), []);
+  } finally {
+    await held.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("user add: the password comes from stdin, is stored hashed, and the rules of the API apply", async () => {
+  await withDatabase(async (cli) => {
+    const run = await runVexil(["user", "add", "--username", "erin", "--role", "editor", "--name", "Erin E"], { env: cli.env, input: `${PASSWORD}\n` });
+    assert.is(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Created user "erin" \(id \d+\) with the root role Editor\.\n$/);
+    assert.not.match(run.stdout + run.stderr, PASSWORD);
+
+    const taken = await runVexil(["user", "add", "--username", "erin", "--role", "Viewer"], { env: cli.env, input: `${PASSWORD}\n` });
+    assert.equal([taken.code, taken.stdout], [1, ""]);
+    assert.match(taken.stderr, 'vexil user add: The username "erin" is taken.');
+    const short = await runVexil(["user", "add", "--username", "frank", "--role", "Viewer"], { env: cli.env, input: "short\n" });
+    assert.is(short.code, 1);
+    assert.match(short.stderr, "vexil user add: The password must be at least 10 characters long.");
+    const none = await runVexil(["user", "add", "--username", "gina", "--role", "Viewer"], { env: cli.env, input: "" });
+    assert.is(none.code, 2);
+    assert.match(none.stderr, "vexil user add: no password on stdin");
+    const twoLines = await runVexil(["user", "add", "--username", "gina", "--role", "Viewer"], { env: cli.env, input: `${PASSWORD}\nsecond\n` });
+    assert.is(twoLines.code, 2);
+    assert.match(twoLines.stderr, "the password on stdin must be one line");
+
+    const stored = await cli.inspect(async (db) => ({
+      users: await db.selectFrom("users").select(["username", "name", "root_role", "password_hash"]).where("username", "!=", "admin").execute(),
+      events: await db.selectFrom("events").select(["type", "created_by"]).where("type", "=", "user-created").execute(),
+    }));
+    assert.equal(stored.users.map((u) => [u.username, u.name, u.root_role]), [["erin", "Erin E", RootRole.Editor]]);
+    assert.equal(stored.events, [{ type: "user-created", created_by: "system" }]);
+    const hasher = createPasswordHasher({ workers: 1, cost: 10 });
+    try {
+      assert.ok(await hasher.verify(PASSWORD, stored.users[0]?.password_hash as string), "the stored hash verifies the password");
+    } finally {
+      await hasher.close();
+    }
+  });
+});
+
+// A pseudo-terminal from util-linux `script`, so the prompt path runs as a person meets it.
+const hasScript = existsSync("/usr/bin/script");
+if (hasScript) {
+  test("user add on a terminal prompts twice without echo; different answers change nothing", async () => {
+    await withDatabase(async (cli) => {
+      const prompted = async (username: string, answers: [string, string]) => {
+        const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(VEXIL_BIN)} user add --username ${username} --role Viewer`;
+        const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], { env: { PATH: process.env.PATH ?? "", TERM: "dumb", ...cli.env } });
+        let output = "";
+        const seen = (text: string) =>
+          new Promise<void>((resolve) => {
+            const check = () => output.includes(text) && (child.stdout.off("data", check), resolve());
+            child.stdout.on("data", check);
+            check();
+          });
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+        const exited = once(child, "exit");
+        await seen(`Password for ${username}: `);
+        child.stdin.write(`${answers[0]}\r`);
+        await seen(`Password for ${username} (again): `);
+        child.stdin.write(`${answers[1]}\r`);
+        const [code] = await exited;
+        return { code, output };
+      };
+      const ok = await prompted("pat", [PASSWORD, PASSWORD]);
+      assert.is(ok.code, 0, ok.output);
+      assert.match(ok.output, 'Created user "pat"');
+      assert.not.match(ok.output, PASSWORD, "the password is not echoed");
+      const differ = await prompted("quinn", [PASSWORD, `${PASSWORD}!`]);
+      assert.is(differ.code, 2, differ.output);
+      assert.match(differ.output, "vexil user add: the two passwords differ");
+      const users = await cli.inspect((db) => db.selectFrom("users").select("username").where("username", "in", ["pat", "quinn"]).execute());
+      assert.equal(users, [{ username: "pat" }]);
+    });
+  });
+}
+
+test("token create prints only the secret on stdout, stores its hash, and refuses an unknown environment", async () => {
+  await withDatabase(async (cli) => {
+    const admin = await runVexil(["token", "create", "--name", "ci", "--type", "admin"], { env: cli.env });
+    assert.is(admin.code, 0, admin.stderr);
+    assert.match(admin.stdout, /^\*:\*\.[0-9a-f]{64}\n$/);
+    assert.match(admin.stderr, 'Created the admin token "ci"');
+    const client = await runVexil(["token", "create", "--name", "sdk", "--type", "client", "--project", "default", "--environment", "production"], { env: cli.env });
+    assert.is(client.code, 0, client.stderr);
+    assert.match(client.stdout, /^default:production\.[0-9a-f]{64}\n$/);
+    const unknown = await runVexil(["token", "create", "--name", "sdk2", "--type", "frontend", "--environment", "moon"], { env: cli.env });
+    assert.equal([unknown.code, unknown.stdout], [1, ""]);
+    assert.match(unknown.stderr, 'vexil token create: There is no environment "moon".');
+
+    const rows = await cli.inspect((db) => db.selectFrom("api_tokens").select(["token_name", "type", "environment", "secret_hash"]).orderBy("id").execute());
+    const sha = (s: string) => createHash("sha256").update(s.trim()).digest("hex");
+    assert.equal(rows, [
+      { token_name: "ci", type: "admin", environment: "*", secret_hash: sha(admin.stdout) },
+      { token_name: "sdk", type: "client", environment: "production", secret_hash: sha(client.stdout) },
+    ]);
+  });
+});
+
+test("demo loads a project whose four operations all answer with something real, and refuses a second time", async () => {
+  await withDatabase(async (cli) => {
+    const run = await runVexil(["demo"], { env: cli.env, input: `${PASSWORD}\n` });
+    assert.is(run.code, 0, run.stderr);
+    assert.match(run.stderr, "Proposing, reviewing and applying 7 change requests...");
+    const token = (user: string) => new RegExp(`^ {2}${user} +(user:[0-9a-f]{64})$`, "m").exec(run.stdout)?.[1] as string;
+    assert.ok(token("alice") && token("bob") && token("carol"), run.stdout);
+
+    const stored = await cli.inspect(async (db) => ({
+      states: (await db.selectFrom("change_requests").select("state").where("project_id", "=", "demo").execute()).map((r) => r.state),
+      counts: await counts(db),
+      alicePending: await db
+        .selectFrom("users")
+        .select("id")
+        .where("username", "=", "alice")
+        .executeTakeFirstOrThrow()
+        .then((u) => pendingChangeRequestsFor(db, { kind: "user", userId: u.id, username: "alice", rootRole: RootRole.Editor, via: "session" }, "demo")),
+    }));
+    assert.equal(new Set(stored.states), new Set(CHANGE_REQUEST_STATES), "a change request in every state");
+    assert.equal(stored.alicePending.map((cr) => cr.state), ["Scheduled", "In review", "Approved"]);
+
+    // Everything written went through the services, so it was recorded as events by its users.
+    const byUser = await cli.inspect((db) =>
+      db.selectFrom("events").select("created_by").where("type", "like", "change-request-%").where("type", "!=", "change-request-configuration-updated").distinct().orderBy("created_by").execute(),
+    );
+    assert.equal(byUser.map((e) => e.created_by), ["alice", "bob", "carol"]);
+
+    const again = await runVexil(["demo"], { env: cli.env, input: `${PASSWORD}\n` });
+    assert.equal([again.code, again.stdout], [1, ""]);
+    assert.match(again.stderr, 'vexil demo: The project "demo" exists already');
+    assert.equal(await cli.inspect(counts), stored.counts, "the second run changed nothing");
+
+    // The real server on that database: the first session of the README.
+    const srv = await startTestServer({}, { db: cli.open() });
+    try {
+      const admin = await loginHeaders(srv, "admin", "unleash4all");
+      const banner = await srv.call("POST", "/api/admin/banners", { headers: admin, body: { message: "Demo day", variant: "warning" } });
+      assert.is(banner.status, 201, JSON.stringify(banner.json));
+      const variants = await srv.call("GET", "/api/admin/projects/demo/features/checkout-flow/environments/production/variants", { headers: admin });
+      assert.equal(
+        variants.json.variants.map((v: { name: string; weight: number }) => [v.name, v.weight]),
+        [["classic", 500], ["one-page", 500]],
+        "production variants as the applied change request left them",
+      );
+      const aliceLogin = await srv.call("POST", "/auth/simple/login", { body: { username: "alice", password: PASSWORD } });
+      assert.is(aliceLogin.status, 200);
+      const pending = await srv.call("GET", "/api/admin/projects/demo/change-requests/pending", { headers: { authorization: token("alice") } });
+      assert.equal(pending.json.map((cr: { state: string }) => cr.state), ["Scheduled", "In review", "Approved"]);
+      const bobs = await srv.call("GET", "/api/admin/projects/demo/change-requests/pending", { headers: { authorization: token("bob") } });
+      assert.equal(bobs.json.map((cr: { state: string }) => cr.state), ["Draft"]);
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
+test.run();

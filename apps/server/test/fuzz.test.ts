@@ -1,0 +1,260 @@
+import { changePassword, createApiToken, createBanner, createUser, RootRole } from "@vexil/services";
+import fc from "fast-check";
+import { Pool } from "undici";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { dbSnapshot } from "./support/db-snapshot.ts";
+import { responseChecker } from "./support/openapi-responses.ts";
+import { type Caller, newCaller, type PrincipalKind } from "./support/principal-kinds.ts";
+import { loginHeaders, TEST_PASSWORD } from "./support/principals.ts";
+import { arbitraryFor, type JsonSchema } from "./support/schema-arbitrary.ts";
+import { startTestServer } from "./support/test-server.ts";
+
+// Bounded for CI; VEXIL_FUZZ_RUNS=20000 for a longer hunt, VEXIL_FUZZ_SEED to replay a failure.
+const RUNS = Number(process.env.VEXIL_FUZZ_RUNS || 3000);
+const SEED = Number(process.env.VEXIL_FUZZ_SEED || Date.now() % 2 ** 31);
+
+// Every fuzzed request comes "through a proxy" from its own address, so the login throttle
+// (per address) limits the fuzzer's logins and never the fixture logins from 127.0.0.1.
+const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0", TRUST_PROXY: "127.0.0.1" });
+const db = srv.db.db;
+const hasher = srv.app.deps.hasher;
+const doc = (await srv.call("GET", "/docs/openapi.json")).json as JsonSchema;
+const check = responseChecker(doc);
+const http = new Pool(srv.url, { connections: 1 });
+
+const KINDS: PrincipalKind[] = ["nobody", "viewer", "editor", "admin", "adminToken"];
+const callers: Caller[] = [];
+for (const kind of KINDS) callers.push(await newCaller(srv, kind));
+
+// A world worth reading and writing: a feature, production gated by change requests, and pools of
+// ids (grown by successful creates) that path parameters draw from. Principals are never in them.
+const FEATURE = "fuzz-feature";
+const admin = callers[3] as Caller;
+await srv.call("POST", "/api/admin/projects/default/features", { body: { name: FEATURE }, headers: admin.headers });
+await srv.call("PUT", "/api/admin/projects/default/environments/production/change-requests/config", {
+  body: { changeRequestsEnabled: true, requiredApprovals: 1 },
+  headers: admin.headers,
+});
+const pools: Record<string, number[]> = { banners: [], users: [], tokens: [], pats: [], changeRequests: [] };
+for (let i = 0; i < 3; i++) {
+  pools.banners!.push((await db.transaction().execute((trx) => createBanner(trx, null, { message: `seed ${i}` }))).id);
+  pools.users!.push((await createUser(db, hasher, null, { username: `fuzz-victim-${i}`, rootRole: RootRole.Viewer })).id);
+  pools.tokens!.push((await db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: `fuzz-${i}`, type: "client" }))).id);
+}
+const proposal = await srv.call("POST", "/api/admin/projects/default/environments/production/change-requests", {
+  body: { feature: FEATURE, action: "updateEnabled", payload: { enabled: true } },
+  headers: (callers[2] as Caller).headers,
+});
+pools.changeRequests!.push(proposal.json.id);
+await createUser(db, hasher, null, { username: "fuzz-login", password: TEST_PASSWORD, rootRole: RootRole.Viewer });
+
+function poolFor(path: string): number[] | undefined {
+  if (path.startsWith("/api/admin/banners/")) return pools.banners;
+  if (path.startsWith("/api/admin/user-admin/")) return pools.users;
+  if (path.startsWith("/api/admin/api-tokens/")) return pools.tokens;
+  if (path.startsWith("/api/admin/user/tokens/")) return pools.pats;
+  if (path.includes("/change-requests/{id}")) return pools.changeRequests;
+  return undefined;
+}
+
+const KNOWN: Record<string, unknown[]> = {
+  projectId: ["default"],
+  featureName: [FEATURE],
+  feature: [FEATURE],
+  environment: ["development", "production"],
+  username: ["fuzz-login", "admin"],
+  password: [TEST_PASSWORD, "a long enough password"],
+};
+const hint = (property: string) => (KNOWN[property] ? fc.constantFrom(...KNOWN[property]) : undefined);
+const resolve = (ref: string) => ref.replace(/^#\//, "").split("/").reduce((node: any, key) => node[key], doc) as JsonSchema;
+
+// Path parameter values that have broken routers before: encoding, traversal, separators, size.
+const NASTY = ["%", "%zz", "%2", "..", ".", "a/b", "a%2Fb", "💥🚩", "ﷺ‮", "x".repeat(3000), " ", "\u0000", "-1", "0", "1.5", "9".repeat(40), "null"];
+
+type ParamChoice = { known: number } | { value: string; raw: boolean };
+type BodyChoice =
+  | { kind: "none" }
+  | { kind: "json"; value: unknown; label: string }
+  | { kind: "raw"; text: string; contentType: string | undefined; label: string };
+interface FuzzCase {
+  caller: number;
+  params: Record<string, ParamChoice>;
+  body: BodyChoice;
+}
+
+function paramArbitrary(name: string, schema: JsonSchema, path: string): fc.Arbitrary<ParamChoice> {
+  const choices: fc.WeightedArbitrary<ParamChoice>[] = [
+    { arbitrary: fc.constantFrom(...NASTY).map((value) => ({ value, raw: false })), weight: 2 },
+    // Sent unencoded: a bare "%" and ".." must reach the router as they are.
+    { arbitrary: fc.constantFrom("%", "%zz", "..", ".", "%E0%A4%A").map((value) => ({ value, raw: true })), weight: 1 },
+    // Never empty: "/banners//on" is another route, not a strange value of this one.
+    { arbitrary: fc.string({ minLength: 1, maxLength: 30, unit: "grapheme" }).map((value) => ({ value, raw: false })), weight: 1 },
+  ];
+  if (schema.type === "integer") {
+    // Never a small id at random: it could be one of the fuzzer's own principals.
+    choices.push({ arbitrary: fc.integer({ min: 1_000_000, max: 2 ** 31 }).map((n) => ({ value: String(n), raw: false })), weight: 1 });
+  }
+  if (poolFor(path) || KNOWN[name]) choices.push({ arbitrary: fc.nat().map((known) => ({ known })), weight: 6 });
+  return fc.oneof(...choices);
+}
+
+const UNICODE = ["", "😀👩‍👩‍👧‍👦", "\u202Eabc", "e\u0301", "\u0000", "a\u0000b", "\ud800", "\uffff", "𝕍𝕖𝕩𝕚𝕝", "'; drop table banners; --", "<script>alert(1)</script>", "../../etc/passwd", "%00"];
+const CONTENT_TYPES = [undefined, "text/plain", "application/x-www-form-urlencoded", "application/jsonx", "multipart/form-data; boundary=x", "application/json-patch+json"];
+
+/** Breaks a valid body in one of the ways the issue lists. */
+function broken(valid: unknown): fc.Arbitrary<BodyChoice> {
+  const keys = valid && typeof valid === "object" && !Array.isArray(valid) ? Object.keys(valid) : [];
+  const withKey = (f: (key: string, value: Record<string, unknown>) => fc.Arbitrary<unknown>, label: string): fc.Arbitrary<BodyChoice> =>
+    keys.length === 0
+      ? fc.constant({ kind: "json", value: valid, label: "valid" })
+      : fc.constantFrom(...keys).chain((key) => f(key, { ...(valid as Record<string, unknown>) }).map((value) => ({ kind: "json" as const, value, label: `${label} ${key}` })));
+  const text = JSON.stringify(valid) ?? "null";
+  return fc.oneof(
+    withKey((key, v) => {
+      delete v[key];
+      return fc.constant(v);
+    }, "missing"),
+    fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 1 })).map(([key, extra]) => ({
+      kind: "json" as const,
+      value: Array.isArray(valid) ? [...valid, extra] : { ...(valid as object), [`x-${key}`]: extra },
+      label: "extra field",
+    })),
+    withKey((key, v) => fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}), fc.string()).map((w) => ({ ...v, [key]: w })), "wrong type"),
+    withKey((key, v) => fc.constantFrom(5_000, 100_000, 300_000).map((n) => ({ ...v, [key]: "x".repeat(n) })), "huge string"),
+    withKey((key, v) => fc.constantFrom(...UNICODE).map((u) => ({ ...v, [key]: u })), "unicode string"),
+    fc.jsonValue({ maxDepth: 2 }).map((value) => ({ kind: "json" as const, value, label: "any JSON" })),
+    fc.nat({ max: Math.max(0, text.length - 1) }).map((cut) => ({ kind: "raw" as const, text: text.slice(0, cut), contentType: "application/json", label: "broken JSON" })),
+    fc.constantFrom("{", "nul", "[1,]", "{'a':1}", "\u0000", "\ufeff{}", "1e999999").map((t) => ({ kind: "raw" as const, text: t, contentType: "application/json", label: "broken JSON" })),
+    fc.constantFrom(...CONTENT_TYPES).map((contentType) => ({ kind: "raw" as const, text, contentType, label: `content type ${contentType}` })),
+  );
+}
+
+function caseArbitrary(path: string, operation: JsonSchema): fc.Arbitrary<FuzzCase> {
+  const params: Record<string, fc.Arbitrary<ParamChoice>> = {};
+  for (const p of (operation.parameters ?? []) as JsonSchema[]) {
+    if (p.in === "path") params[p.name] = paramArbitrary(p.name, p.schema ?? {}, path);
+  }
+  const schema = operation.requestBody?.content?.["application/json"]?.schema as JsonSchema | undefined;
+  let body: fc.Arbitrary<BodyChoice>;
+  if (schema) {
+    const valid = arbitraryFor(schema, { resolve, hint });
+    body = fc.oneof(
+      { arbitrary: valid.map((value) => ({ kind: "json" as const, value, label: "valid" })), weight: 2 },
+      { arbitrary: valid.chain(broken), weight: 3 },
+    );
+  } else {
+    body = fc.oneof(
+      { arbitrary: fc.constant({ kind: "none" as const }), weight: 4 },
+      { arbitrary: fc.constantFrom(...CONTENT_TYPES, "application/json").map((contentType) => ({ kind: "raw" as const, text: "{\"a\":1}", contentType, label: `unexpected body ${contentType}` })), weight: 1 },
+    );
+  }
+  return fc.record({ caller: fc.nat({ max: callers.length - 1 }), params: fc.record(params), body });
+}
+
+function pathFor(template: string, choices: Record<string, ParamChoice>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const choice = choices[name] as ParamChoice;
+    if ("known" in choice) {
+      const known = poolFor(template) && name === "id" ? (poolFor(template) as number[]) : (KNOWN[name] ?? []);
+      return encodeURIComponent(String(known.length ? known[choice.known % known.length] : choice.known));
+    }
+    return choice.raw ? choice.value : encodeURIComponent(choice.value);
+  });
+}
+
+/** Keeps the fuzzer's callers alive when a fuzzed request ended their own session or password. */
+async function revive(caller: Caller, path: string, status: number): Promise<void> {
+  if (status !== 200 || !caller.headers.cookie || caller.userId === undefined) return;
+  if (path === "/api/admin/user/change-password") await changePassword(db, hasher, null, caller.userId, TEST_PASSWORD);
+  if (path !== "/api/admin/user/change-password" && path !== "/logout") return;
+  const username = (await db.selectFrom("users").select("username").where("id", "=", caller.userId).executeTakeFirstOrThrow()).username as string;
+  caller.headers = await loginHeaders(srv, username, TEST_PASSWORD);
+}
+
+function remember(path: string, method: string, status: number, body: any): void {
+  if (status >= 300 || !body) return;
+  if (method === "POST" && path === "/api/admin/banners") pools.banners!.push(body.id);
+  if (method === "POST" && path === "/api/admin/user-admin") pools.users!.push(body.id);
+  if (method === "POST" && path === "/api/admin/api-tokens") pools.tokens!.push(body.id);
+  if (method === "POST" && path === "/api/admin/user/tokens") pools.pats!.push(body.id);
+  if (method === "POST" && path.endsWith("/change-requests")) pools.changeRequests!.push(body.id);
+}
+
+const statuses: Record<string, number> = {};
+let requests = 0;
+let rejected = 0;
+
+async function send(method: string, template: string, c: FuzzCase): Promise<void> {
+  const caller = callers[c.caller] as Caller;
+  const path = pathFor(template, c.params);
+  const headers: Record<string, string> = { ...caller.headers, "x-forwarded-for": `10.${requests % 200}.${(requests >> 8) % 250}.7` };
+  let payload: string | undefined;
+  if (c.body.kind === "json") {
+    payload = JSON.stringify(c.body.value);
+    headers["content-type"] = "application/json";
+  } else if (c.body.kind === "raw") {
+    payload = c.body.text;
+    if (c.body.contentType) headers["content-type"] = c.body.contentType;
+  }
+  const label = `${method} ${path} as ${caller.kind} (${c.body.kind === "none" ? "no body" : c.body.label})`;
+
+  const before = await dbSnapshot(db);
+  const res = await http.request({ method: method as "GET", path, headers, body: payload });
+  const text = await res.body.text();
+  requests++;
+  statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  const where = `${label.slice(0, 300)}: ${res.statusCode} ${text.slice(0, 300)}`;
+  assert.ok(res.statusCode < 500, `a 5xx: ${where}`);
+  const problem = check.problem(method, template, res.statusCode, res.headers["content-type"] as string | undefined, json);
+  assert.is(problem, null, `${problem} — ${where}`);
+  if (res.statusCode >= 400) {
+    rejected++;
+    const after = await dbSnapshot(db);
+    const changed = Object.keys(after).filter((k) => after[k] !== before[k]).map((k) => `${k} ${before[k]} -> ${after[k]}`);
+    assert.equal(changed, [], `a rejected request changed the database (${changed.join(", ")}): ${where}`);
+  }
+  remember(template, method, res.statusCode, json);
+  await revive(caller, template, res.statusCode);
+}
+
+const operations = Object.entries(doc.paths as Record<string, Record<string, JsonSchema>>).flatMap(([path, item]) =>
+  Object.entries(item)
+    .filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method))
+    .map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+);
+
+test("every operation of the served document, fuzzed: no 5xx, declared statuses and bodies, rejections change nothing", async () => {
+  console.log(`fuzz: seed ${SEED} (replay with VEXIL_FUZZ_SEED=${SEED}), ${RUNS} requests over ${operations.length} operations`);
+  const perOperation = Math.max(1, Math.ceil(RUNS / operations.length));
+  for (const [i, { method, path, operation }] of operations.entries()) {
+    try {
+      await fc.assert(
+        fc.asyncProperty(caseArbitrary(path, operation), (c) => send(method, path, c)),
+        // Each run is a real request against a database that remembers: no shrinking, report as found.
+        { seed: SEED + i, numRuns: perOperation, endOnFailure: true },
+      );
+    } catch (error) {
+      const cause = (error as Error & { cause?: Error }).cause;
+      const found = (cause?.message ?? (error as Error).message).slice(0, 3000);
+      throw new Error(`fuzz failed on ${method} ${path}; replay with VEXIL_FUZZ_SEED=${SEED}\n${found}`);
+    }
+  }
+  console.log(`fuzz: ${requests} requests fuzzed, ${rejected} rejected with the database unchanged, statuses ${JSON.stringify(statuses)}`);
+  assert.ok(requests >= RUNS);
+  for (const status of ["200", "201", "400", "401", "403", "404"]) assert.ok((statuses[status] ?? 0) > 0, `the fuzzer reached status ${status}`);
+});
+
+test.after(async () => {
+  await http.close();
+  await srv.close();
+  await srv.db.close();
+});
+
+test.run();

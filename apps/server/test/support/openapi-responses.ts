@@ -1,0 +1,42 @@
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import type { JsonSchema } from "./schema-arbitrary.ts";
+
+const DOC_ID = "vexil-openapi";
+// ajv-formats is CommonJS; under ESM its function sits on `default`.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+
+export interface ResponseCheck {
+  /** Why the response breaks the document, or null when it keeps to it. */
+  problem(method: string, path: string, status: number, contentType: string | undefined, body: unknown): string | null;
+}
+
+/** Checks responses against the statuses and schemas the served OpenAPI document declares. */
+export function responseChecker(doc: JsonSchema): ResponseCheck {
+  // The document's own keywords (example, discriminator, ...) are not JSON Schema: not strict.
+  const ajv = new Ajv2020({ strict: false, allErrors: false });
+  addFormats(ajv);
+  ajv.addSchema({ $id: DOC_ID, components: doc.components });
+  const cache = new Map<string, ValidateFunction>();
+  const absolute = (schema: JsonSchema) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${DOC_ID}#/components/`));
+
+  return {
+    problem(method, path, status, contentType, body) {
+      const operation = doc.paths?.[path]?.[method.toLowerCase()];
+      if (!operation) return `${method} ${path} is not in the document`;
+      const response = operation.responses?.[String(status)] ?? operation.responses?.default;
+      if (!response) return `status ${status} is not declared (declared: ${Object.keys(operation.responses ?? {}).join(", ")})`;
+      const schema = response.content?.["application/json"]?.schema;
+      if (!schema) return null;
+      if (!/^application\/json\b/.test(contentType ?? "")) return `content type ${contentType} is not application/json`;
+      const key = `${method} ${path} ${status}`;
+      let validate = cache.get(key);
+      if (!validate) {
+        validate = ajv.compile(absolute(schema));
+        cache.set(key, validate);
+      }
+      if (validate(body)) return null;
+      return `the ${status} body does not match its schema: ${ajv.errorsText(validate.errors)}`;
+    },
+  };
+}

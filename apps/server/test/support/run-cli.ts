@@ -1,0 +1,81 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createDb, type Db } from "@vexil/db";
+import { createTestDb } from "@vexil/db/testing";
+
+export const VEXIL_BIN = fileURLToPath(new URL("../../bin/vexil.mjs", import.meta.url));
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The real `vexil` bin in a child process, with only the environment given (and PATH, HOME). */
+export async function runVexil(args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<CliRun> {
+  const child = spawn(process.execPath, [VEXIL_BIN, ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
+  child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+  child.stdin.end(options.input ?? "");
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (c) => resolve(c));
+  });
+  return { code, stdout, stderr };
+}
+
+/**
+ * A database for the CLI to work on: this file's test database on Postgres (passed as
+ * DATABASE_URL), else an embedded one in a temporary DATA_DIR. `open` gives the test its own
+ * connection; the embedded database allows one process at a time, so open it only while no
+ * command runs, and close it before the next.
+ */
+export interface CliDatabase {
+  kind: "postgres" | "pglite";
+  env: Record<string, string>;
+  open(): Db;
+  /** Opens, looks, closes. */
+  inspect<T>(look: (db: Db["db"]) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function cliDatabase(): Promise<CliDatabase> {
+  let open: () => Db;
+  let env: Record<string, string>;
+  let close: () => Promise<void>;
+  if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) {
+    const testDb = await createTestDb();
+    const databaseUrl = testDb.databaseUrl as string;
+    env = { DATABASE_URL: databaseUrl };
+    open = () => createDb({ databaseUrl, poolSize: 2 });
+    close = () => testDb.close();
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), "vexil-cli-"));
+    const dataDir = join(dir, "data");
+    env = { DATA_DIR: dataDir };
+    open = () => createDb({ dataDir });
+    close = async () => rmSync(dir, { recursive: true, force: true });
+  }
+  return {
+    kind: env.DATABASE_URL ? "postgres" : "pglite",
+    env,
+    open,
+    async inspect(look) {
+      const db = open();
+      try {
+        return await look(db.db);
+      } finally {
+        await db.close();
+      }
+    },
+    close,
+  };
+}

@@ -1,0 +1,129 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import type { ZodType } from "zod";
+import { STATUS_BY_NAME } from "../src/error-response.ts";
+import { createOpenApiDocument } from "../src/openapi-document.ts";
+import { OPERATION_EXAMPLES } from "../src/operation-examples.ts";
+import { appRouter } from "../src/root.ts";
+import type { Meta } from "../src/trpc.ts";
+
+const doc = createOpenApiDocument(appRouter, { version: "test" }) as any;
+
+interface Procedure {
+  _def: { meta?: Meta; inputs: ZodType[]; output: ZodType };
+}
+const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, Procedure>);
+const operations = procedures
+  .filter(([, p]) => p._def.meta?.openapi)
+  .map(([name, p]) => {
+    const openapi = p._def.meta!.openapi!;
+    return { name, meta: p._def.meta!, op: doc.paths[openapi.path]?.[openapi.method.toLowerCase()], procedure: p };
+  });
+
+const FOUR = [
+  ["post", "/api/admin/banners"],
+  ["post", "/auth/simple/login"],
+  ["get", "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants"],
+  ["get", "/api/admin/projects/{projectId}/change-requests/pending"],
+] as const;
+
+test("the document validates as OpenAPI 3.1 and every $ref resolves", async () => {
+  const validator = new Validator();
+  const result = await validator.validate(structuredClone(doc));
+  assert.ok(result.valid, JSON.stringify(result.errors, null, 2));
+  assert.is(validator.version, "3.1");
+  assert.not.throws(() => validator.resolveRefs());
+});
+
+test("every routed procedure is an operation with its real success status and no other 2xx", () => {
+  assert.ok(operations.length >= 30);
+  for (const { name, meta, op } of operations) {
+    assert.ok(op, `${name} is documented`);
+    const success = String(meta.successStatus ?? 200);
+    const twoHundreds = Object.keys(op.responses).filter((code) => code.startsWith("2"));
+    assert.equal(twoHundreds, [success], name);
+  }
+  assert.ok(doc.paths["/api/admin/banners"].post.responses["201"]);
+});
+
+test("PUT and PATCH variants document the bare JSON arrays they take", () => {
+  const path = doc.paths[FOUR[2][1]];
+  assert.equal(path.put.requestBody.content["application/json"].schema, {
+    type: "array",
+    items: { $ref: "#/components/schemas/VariantInput" },
+  });
+  assert.equal(path.patch.requestBody.content["application/json"].schema, {
+    type: "array",
+    items: { $ref: "#/components/schemas/JsonPatchOperation" },
+  });
+  assert.is(path.put.requestBody.required, true);
+});
+
+test("error responses: each status with the one Error schema and examples named for that status", () => {
+  for (const { name, op } of operations) {
+    for (const [code, response] of Object.entries<any>(op.responses)) {
+      if (code.startsWith("2")) continue;
+      const media = response.content["application/json"];
+      assert.equal(media.schema, { $ref: "#/components/schemas/Error" }, `${name} ${code}`);
+      const names = Object.keys(media.examples);
+      assert.ok(names.length > 0, `${name} ${code} has examples`);
+      for (const errorName of names) {
+        assert.is(STATUS_BY_NAME[errorName as keyof typeof STATUS_BY_NAME], Number(code), `${name}: ${errorName} is a ${code}`);
+        assert.is(media.examples[errorName].value.name, errorName);
+      }
+      if (code === "429" || code === "503") assert.ok(response.headers["Retry-After"], `${name} ${code} documents Retry-After`);
+    }
+  }
+  assert.equal(Object.keys(doc.components.schemas).filter((s) => s.startsWith("error.")), []);
+});
+
+test("the statuses of the four operations: what the bridge answers for each, no more", () => {
+  const codes = (method: string, path: string) => Object.keys(doc.paths[path][method].responses);
+  assert.equal(codes(...FOUR[0]), ["201", "400", "401", "403", "413", "415", "500", "503"]);
+  assert.equal(codes(...FOUR[1]), ["200", "400", "401", "413", "415", "429", "500", "503"]);
+  assert.equal(codes(...FOUR[2]), ["200", "400", "401", "403", "404", "500", "503"]);
+  assert.equal(codes(...FOUR[3]), ["200", "400", "401", "403", "404", "500", "503"]);
+  assert.equal(Object.keys(doc.paths[FOUR[1][1]].post.responses["401"].content["application/json"].examples), ["PasswordMismatch"]);
+  assert.equal(Object.keys(doc.paths["/api/admin/projects"].post.responses["409"].content["application/json"].examples), ["NameExistsError"]);
+  // No parameter and no body: nothing to be invalid and nothing to be missing.
+  assert.equal(codes("get", "/api/admin/banners"), ["200", "401", "403", "500", "503"]);
+});
+
+test("both security schemes, required on every admin operation; login needs none", () => {
+  assert.equal(doc.components.securitySchemes, {
+    apiToken: { type: "apiKey", in: "header", name: "Authorization", description: doc.components.securitySchemes.apiToken.description },
+    sessionCookie: { type: "apiKey", in: "cookie", name: "vexil-session", description: doc.components.securitySchemes.sessionCookie.description },
+  });
+  for (const { name, meta, op } of operations) {
+    if (meta.access === "public") continue;
+    assert.equal(op.security, [{ apiToken: [] }, { sessionCookie: [] }], name);
+  }
+  assert.equal(doc.paths["/auth/simple/login"].post.security, []);
+});
+
+test("the four operations carry examples, and every example is valid by the procedure's own schemas", () => {
+  for (const [method, path] of FOUR) {
+    const op = doc.paths[path][method];
+    const success = Object.entries<any>(op.responses).find(([code]) => code.startsWith("2"))![1];
+    assert.ok(success.content["application/json"].example !== undefined, `${method} ${path} response example`);
+    if (op.requestBody) assert.ok(op.requestBody.content["application/json"].example !== undefined, `${method} ${path} body example`);
+  }
+  for (const [name, example] of Object.entries(OPERATION_EXAMPLES)) {
+    const found = operations.find((o) => o.name === name);
+    assert.ok(found, `${name} is a documented procedure`);
+    const { meta, procedure } = found!;
+    const params = Object.fromEntries([...meta.openapi!.path.matchAll(/\{(\w+)\}/g)].map(([, p]) => [p, p === "id" ? "1" : "default"]));
+    if (example.body !== undefined) {
+      const input = meta.bodyField ? { ...params, [meta.bodyField]: example.body } : { ...(example.body as object), ...params };
+      const parsed = procedure._def.inputs[0]!.safeParse(input);
+      assert.ok(parsed.success, `${name} body: ${JSON.stringify(parsed.error?.issues)}`);
+    }
+    if (example.response !== undefined) {
+      const parsed = procedure._def.output.safeParse(example.response);
+      assert.ok(parsed.success, `${name} response: ${JSON.stringify(parsed.error?.issues)}`);
+    }
+  }
+});
+
+test.run();

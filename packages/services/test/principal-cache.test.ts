@@ -1,0 +1,77 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { createPrincipalCache, type Principal, type PrincipalLookup } from "../src/index.ts";
+
+const alice: Principal = { kind: "user", userId: 7, username: "alice", rootRole: 2, via: "session" };
+const found: PrincipalLookup = { principal: alice, tags: ["user:7"], expiresInMs: null };
+
+function counting(answer: PrincipalLookup | null = found) {
+  let calls = 0;
+  return { lookUp: async () => (calls++, answer), calls: () => calls };
+}
+
+test("answers from the cache once resumed, and looks up again after an invalidation of its tag", async () => {
+  const cache = createPrincipalCache({ ttlMs: 60_000 });
+  const db = counting();
+  await cache.resolve("c", db.lookUp);
+  await cache.resolve("c", db.lookUp);
+  assert.is(db.calls(), 2, "suspended at first: nothing is cached before the listener hears changes");
+  cache.resume();
+  await cache.resolve("c", db.lookUp);
+  assert.is(await cache.resolve("c", db.lookUp), alice);
+  assert.is(db.calls(), 3);
+  cache.invalidate("token:7");
+  await cache.resolve("c", db.lookUp);
+  assert.is(db.calls(), 3, "another tag leaves it");
+  cache.invalidate("user:7");
+  await cache.resolve("c", db.lookUp);
+  assert.is(db.calls(), 4);
+});
+
+test("a look-up that overlapped an invalidation is not kept: it may have read the old row", async () => {
+  const cache = createPrincipalCache({ ttlMs: 60_000 });
+  cache.resume();
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let calls = 0;
+  const slow = async () => {
+    calls++;
+    await gate;
+    return found;
+  };
+  const pending = cache.resolve("c", slow);
+  cache.invalidate("user:7");
+  release();
+  assert.is(await pending, alice);
+  await cache.resolve("c", slow);
+  assert.is(calls, 2);
+});
+
+test("unknown credentials, expired answers and a suspended cache are never served from memory", async () => {
+  const cache = createPrincipalCache({ ttlMs: 60_000 });
+  cache.resume();
+  const nobody = counting(null);
+  assert.is(await cache.resolve("x", nobody.lookUp), null);
+  await cache.resolve("x", nobody.lookUp);
+  assert.is(nobody.calls(), 2);
+  const expired = counting({ ...found, expiresInMs: 0 });
+  await cache.resolve("e", expired.lookUp);
+  await cache.resolve("e", expired.lookUp);
+  assert.is(expired.calls(), 2);
+  const db = counting();
+  await cache.resolve("c", db.lookUp);
+  cache.suspend();
+  await cache.resolve("c", db.lookUp);
+  assert.is(db.calls(), 2);
+});
+
+test("ttl 0 turns it off", async () => {
+  const cache = createPrincipalCache({ ttlMs: 0 });
+  cache.resume();
+  const db = counting();
+  await cache.resolve("c", db.lookUp);
+  await cache.resolve("c", db.lookUp);
+  assert.is(db.calls(), 2);
+});
+
+test.run();

@@ -1,0 +1,34 @@
+// Baseline (a): a bare node:http server answering the same JSON bodies from memory, the ceiling of
+// the HTTP layer on this machine. Started by bench.ts with the bodies the real server answered.
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+
+const bodies = JSON.parse(readFileSync(process.env.BENCH_BODIES as string, "utf8")) as Record<string, string>;
+const json = (status: number, body: string) => ({
+  status,
+  body: Buffer.from(body),
+  headers: { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(body)) },
+});
+const variants = json(200, bodies.variants ?? "{}");
+const pending = json(200, bodies.pending ?? "[]");
+const banner = json(201, bodies.banner ?? "{}");
+const health = json(200, '{"status":"ok"}');
+const missing = json(404, '{"name":"NotFoundError"}');
+
+const server = createServer((req, res) => {
+  const url = req.url ?? "/";
+  let reply = missing;
+  if (req.method === "GET" && url.endsWith("/variants")) reply = variants;
+  else if (req.method === "GET" && url.endsWith("/change-requests/pending")) reply = pending;
+  else if (req.method === "POST" && url === "/api/admin/banners") reply = banner;
+  else if (url === "/health") reply = health;
+  // The body is read to the end, as a real handler would.
+  req.resume();
+  req.on("end", () => {
+    res.writeHead(reply.status, reply.headers);
+    res.end(reply.body);
+  });
+});
+server.keepAliveTimeout = 5_000;
+server.listen(Number(process.env.PORT), process.env.HOST ?? "127.0.0.1");
+process.once("SIGTERM", () => server.close(() => process.exit(0)));

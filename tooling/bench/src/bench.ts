@@ -1,0 +1,212 @@
+// The benchmark suite (issue 8). Not a test: `pnpm bench` at the root runs it. It makes a database
+// of its own on a real Postgres (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local one),
+// starts the server and two baselines as child processes, drives each with autocannon on
+// 127.0.0.1 only, prints one table, and drops the database. Knobs: see settings.ts.
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createTestDb } from "@vexil/db/testing";
+import pg from "pg";
+import { addFeatures, CALLER_PENDING, featureName, PROJECT, seedChangeRequests, seedProjects } from "./dataset.ts";
+import { type LoadSpec, runLoad } from "./load.ts";
+import { startLoginStorm } from "./login-storm.ts";
+import { startTarget, stopTarget, type Target, withPeakRss } from "./processes.ts";
+import { check, formatTable, type Measured, type Row } from "./report.ts";
+import { loadBenchSettings } from "./settings.ts";
+
+const settings = loadBenchSettings();
+const PASSWORD = "bench-password-1234";
+const STORM_USERS = 40;
+const ADMIN_TOKEN = `*:*.${randomBytes(24).toString("hex")}`;
+const SESSION_SECRET = randomBytes(32).toString("hex");
+const SERVER_DIR = new URL("../../../apps/server/", import.meta.url);
+const HERE = new URL(".", import.meta.url);
+
+const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+
+async function api(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  const res = await fetch(base + path, {
+    method,
+    headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return { text, json: JSON.parse(text), headers: res.headers };
+}
+
+async function measure(target: Target | undefined, spec: LoadSpec): Promise<Measured | undefined> {
+  if (!target) return undefined;
+  if (target.child.exitCode !== null || target.child.signalCode !== null) throw new Error(`${target.name} is not running`);
+  if (settings.warmupS > 0) await runLoad(target.base, spec, settings.warmupS);
+  const { result, peakRssMb } = await withPeakRss(target.child.pid, () => runLoad(target.base, spec, settings.durationS));
+  return { stats: result, peakRssMb };
+}
+
+async function main(): Promise<void> {
+  log(`node ${process.version}, ${cpus().length} cores, load average ${load()}; ${settings.durationS} s per figure after ${settings.warmupS} s of warm-up`);
+  const testDb = await createTestDb({ TEST_DATABASE_URL: settings.postgresUrl });
+  const databaseUrl = testDb.databaseUrl as string;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const targets: Target[] = [];
+  try {
+    const server = await startTarget(
+      "server",
+      ["--import", "tsx", ...(settings.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.cpuProfDir}`] : []), "src/server.ts"],
+      {
+        cwd: SERVER_DIR,
+        env: {
+          DATABASE_URL: databaseUrl,
+          LOG_LEVEL: "warn",
+          LOG_PRETTY: "false",
+          SESSION_SECRET,
+          INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
+          TRUST_PROXY: "127.0.0.1",
+          ADMIN_PASSWORD: randomBytes(16).toString("hex"),
+          SHUTDOWN_GRACE_MS: "3000",
+        },
+        readyPath: "/ready",
+      },
+    );
+    targets.push(server);
+    const admin = { authorization: ADMIN_TOKEN };
+
+    const caller = await api(server.base, "POST", "/api/admin/user-admin", admin, { username: "bench-user", password: PASSWORD, rootRole: 2 });
+    const stormUsers = Array.from({ length: STORM_USERS }, (_, i) => `storm-${i + 1}`);
+    await Promise.all(stormUsers.map((username) => api(server.base, "POST", "/api/admin/user-admin", admin, { username, password: PASSWORD, rootRole: 3 })));
+    const login = await api(server.base, "POST", "/auth/simple/login", {}, { username: "bench-user", password: PASSWORD });
+    const cookie = (login.headers.get("set-cookie") ?? "").split(";", 1)[0] as string;
+    const session = { cookie };
+    const pat = await api(server.base, "POST", "/api/admin/user/tokens", session, { description: "bench", expiresAt: null });
+    const personal = { authorization: pat.json.secret as string };
+
+    let started = performance.now();
+    await seedProjects(client);
+    await seedChangeRequests(client, caller.json.id, settings.changeRequestsInProject, settings.changeRequestsElsewhere);
+    log(`${settings.changeRequestsInProject} change requests in "${PROJECT}" (${CALLER_PENDING} pending of the caller's) and ${settings.changeRequestsElsewhere} in 100 other projects, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+    let features = 0;
+    const variantsOf = (headers: Record<string, string>, connections = settings.connections): LoadSpec => ({
+      method: "GET",
+      path: () => {
+        const i = 1 + Math.floor(Math.random() * features);
+        return `/api/admin/projects/${PROJECT}/features/${featureName(i)}/environments/${Math.random() < 0.5 ? "production" : "development"}/variants`;
+      },
+      headers,
+      connections,
+    });
+    const pendingSpec: LoadSpec = { method: "GET", path: () => `/api/admin/projects/${PROJECT}/change-requests/pending`, headers: personal, connections: settings.connections };
+    const bannerBody = JSON.stringify({ message: "Maintenance at **noon**", variant: "warning" });
+    const bannerSpec: LoadSpec = { method: "POST", path: () => "/api/admin/banners", headers: admin, body: bannerBody, connections: settings.connections };
+
+    let memory: Target | undefined;
+    let pgBaseline: Target | undefined;
+    const rows: Row[] = [];
+    const run = async (scenario: string, spec: LoadSpec) => {
+      log(`${scenario} at ${features} features`);
+      const row: Row = { scenario, features, server: (await measure(server, spec)) as Measured };
+      const m = await measure(memory, spec);
+      const p = await measure(pgBaseline, spec);
+      if (m) row.memory = m;
+      if (p) row.pg = p;
+      rows.push(row);
+      return row;
+    };
+
+    for (const step of settings.featureSteps) {
+      started = performance.now();
+      await addFeatures(client, features + 1, step);
+      log(`features ${features + 1}..${step} added in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      features = step;
+      if (!memory) {
+        // Baseline (a) answers what the server answered.
+        const variantsPath = `/api/admin/projects/${PROJECT}/features/${featureName(1)}/environments/production/variants`;
+        const bodies = {
+          variants: (await api(server.base, "GET", variantsPath, admin)).text,
+          pending: (await api(server.base, "GET", `/api/admin/projects/${PROJECT}/change-requests/pending`, personal)).text,
+          banner: (await api(server.base, "POST", "/api/admin/banners", admin, JSON.parse(bannerBody))).text,
+        };
+        const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
+        writeFileSync(bodiesFile, JSON.stringify(bodies));
+        memory = await startTarget("baseline (a)", ["--import", "tsx", "baseline-memory.ts"], { cwd: HERE, env: { BENCH_BODIES: bodiesFile }, readyPath: "/health" });
+        targets.push(memory);
+        pgBaseline = await startTarget("baseline (b)", ["--import", "tsx", "baseline-pg.ts"], {
+          cwd: HERE,
+          env: { DATABASE_URL: databaseUrl, SESSION_SECRET, DATABASE_POOL_SIZE: "10" },
+          readyPath: "/health",
+        });
+        targets.push(pgBaseline);
+      }
+      await run("GET variants, admin token", variantsOf(admin));
+      await run("GET pending, personal token", pendingSpec);
+    }
+    const tokenRow = rows.at(-2) as Row;
+    const cookieRow = await run("GET variants, session cookie", variantsOf(session));
+    await run("POST banners, admin token", bannerSpec);
+
+    // The login storm: the same GET with and without 32 concurrent logins, on the server only.
+    const stormGet = variantsOf(admin, settings.stormGetConnections);
+    log(`login storm: GET variants (${settings.stormGetConnections} connections) without, then with ${settings.stormLogins} concurrent logins`);
+    const quiet = (await measure(server, stormGet)) as Measured;
+    const storm = startLoginStorm(server.base, stormUsers, PASSWORD, settings.stormLogins);
+    await sleep(2_000);
+    const loginsBefore = storm.ok();
+    started = performance.now();
+    const stormy = (await measure(server, stormGet)) as Measured;
+    const loginsPerS = (storm.ok() - loginsBefore) / ((performance.now() - started) / 1000);
+    await storm.stop();
+    rows.push({ scenario: "GET variants, no storm", features, server: quiet });
+    rows.push({ scenario: `GET variants, ${settings.stormLogins}-login storm`, features, server: stormy });
+
+    console.log("");
+    console.log(formatTable(rows));
+    console.log("");
+    console.log(`(a) bare node:http answering the same JSON from memory; (b) bare node:http + pg doing the same queries (token or session look-up on every request).`);
+    console.log(`p50/p99 in ms; RSS is the peak resident memory of the process under load; vs = req/s of the server over the baseline's.`);
+    console.log(`login storm: ${loginsPerS.toFixed(1)} logins/s while measured; statuses [${storm.codes()}]`);
+    console.log("");
+    const first = (scenario: string) => rows.find((r) => r.scenario === scenario) as Row;
+    const last = (scenario: string) => rows.filter((r) => r.scenario === scenario).at(-1) as Row;
+    const t = tokenRow.server.stats;
+    const ratioB = t.rps / (tokenRow.pg?.stats.rps ?? Number.NaN);
+    const stormRatio = stormy.stats.p99 / quiet.stats.p99;
+    const growth = (scenario: string) => {
+      const a = first(scenario).server.stats;
+      const b = last(scenario).server.stats;
+      return { cost: a.rps / b.rps, p50: `${a.p50} -> ${b.p50} ms` };
+    };
+    const gv = growth("GET variants, admin token");
+    const gp = growth("GET pending, personal token");
+    const rss = Math.max(...rows.map((r) => r.server.peakRssMb));
+    const from = settings.featureSteps[0];
+    console.log("targets:");
+    console.log(check("GET variants (token) throughput vs baseline (b) >= 1.0x", `${ratioB.toFixed(2)}x`, ratioB >= 1));
+    console.log(check(`GET variants (token) p99 < 20 ms at ${settings.connections} connections`, `${t.p99} ms`, t.p99 < 20));
+    const cookieRatio = cookieRow.server.stats.rps / t.rps;
+    console.log(check("session-cookie GET within 15% of token GET", `${cookieRatio.toFixed(2)}x`, cookieRatio >= 0.85));
+    console.log(check("login storm moves the GET's p99 by < 2x", `${quiet.stats.p99} -> ${stormy.stats.p99} ms = ${stormRatio.toFixed(2)}x`, stormRatio < 2));
+    console.log(check(`GET variants cost at ${features} vs ${from} features <= 1.5x`, `${gv.cost.toFixed(2)}x (p50 ${gv.p50})`, gv.cost <= 1.5));
+    console.log(check(`GET pending cost at ${features} vs ${from} features <= 1.5x`, `${gp.cost.toFixed(2)}x (p50 ${gp.p50})`, gp.cost <= 1.5));
+    console.log(check("server RSS under load < 200 MB", `${rss.toFixed(0)} MB`, rss < 200));
+    const warnings = server.output.filter((line) => /"level":(40|50|60)/.test(line) && !/SESSION_SECRET|ADMIN_PASSWORD/.test(line));
+    console.log(`server log lines at warn or above: ${warnings.length}`);
+    for (const line of warnings.slice(0, 5)) console.log(`  ${line.slice(0, 300)}`);
+    log(`done; load average ${load()}`);
+  } finally {
+    for (const target of targets.reverse()) await stopTarget(target);
+    await client.end();
+    await testDb.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

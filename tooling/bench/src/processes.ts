@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export interface Target {
+  name: string;
+  base: string;
+  child: ChildProcess;
+  /** Lines the process wrote, for the report of warnings and errors. */
+  output: string[];
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a Node process serving HTTP on a free port and waits until `readyPath` answers 200. */
+export async function startTarget(
+  name: string,
+  args: string[],
+  options: { cwd: string | URL; env: Record<string, string | undefined>; readyPath: string },
+): Promise<Target> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...options.env, HOST: "127.0.0.1", PORT: String(port) },
+  });
+  const output: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.on("data", (chunk: Buffer) => output.push(...chunk.toString().split("\n").filter(Boolean)));
+  }
+  let ready = false;
+  child.once("exit", (code, signal) => {
+    if (!ready) return;
+    console.error(`${name} exited (code ${code}, signal ${signal}); its last lines:\n${output.slice(-20).join("\n")}`);
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited early with code ${child.exitCode}:\n${output.join("\n")}`);
+    try {
+      if ((await fetch(base + options.readyPath)).status === 200) {
+        ready = true;
+        return { name, base, child, output };
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  child.kill("SIGKILL");
+  throw new Error(`${name} not ready after 60 s:\n${output.join("\n")}`);
+}
+
+export async function stopTarget(target: Target): Promise<void> {
+  const { child } = target;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.removeAllListeners("exit");
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
+    child.kill("SIGKILL");
+    await exited;
+  }
+}
+
+function rssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return kb / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a process's resident memory while `work` runs; resolves with the work's result and the peak. */
+export async function withPeakRss<T>(pid: number | undefined, work: () => Promise<T>): Promise<{ result: T; peakRssMb: number }> {
+  let peak = pid ? rssMb(pid) : 0;
+  const timer = setInterval(() => {
+    if (pid) peak = Math.max(peak, rssMb(pid));
+  }, 250);
+  try {
+    const result = await work();
+    if (pid) peak = Math.max(peak, rssMb(pid));
+    return { result, peakRssMb: peak };
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,0 +1,49 @@
+// The bench's own knobs. It is a developer tool, not the server, so it reads its environment here.
+const num = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, not "${raw}"`);
+  return value;
+};
+const list = (name: string, fallback: number[]): number[] => {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  return raw.split(",").map((part) => {
+    const value = Number(part.trim());
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a comma-separated list of positive integers`);
+    return value;
+  });
+};
+
+export interface BenchSettings {
+  /** A Postgres server where the bench may create (and then drop) a database of its own. */
+  postgresUrl: string;
+  durationS: number;
+  warmupS: number;
+  connections: number;
+  /** Feature counts the growth scenarios run at, ascending; the other scenarios run at the last. */
+  featureSteps: number[];
+  changeRequestsInProject: number;
+  changeRequestsElsewhere: number;
+  stormLogins: number;
+  stormGetConnections: number;
+  /** When set, the server runs with --cpu-prof and writes its profile here. */
+  cpuProfDir: string | undefined;
+}
+
+export function loadBenchSettings(): BenchSettings {
+  const featureSteps = list("BENCH_FEATURES", [100, 10_000, 100_000]).sort((a, b) => a - b);
+  return {
+    postgresUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
+    durationS: num("BENCH_DURATION_S", 8),
+    warmupS: num("BENCH_WARMUP_S", 2),
+    connections: num("BENCH_CONNECTIONS", 50),
+    featureSteps,
+    changeRequestsInProject: num("BENCH_CHANGE_REQUESTS", 1_000),
+    changeRequestsElsewhere: num("BENCH_OTHER_CHANGE_REQUESTS", 100_000),
+    stormLogins: num("BENCH_STORM_LOGINS", 32),
+    stormGetConnections: num("BENCH_STORM_GET_CONNECTIONS", 10),
+    cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
+  };
+}
