@@ -46,6 +46,28 @@ test("an unpaired UTF-16 surrogate is a 400 that stores nothing (jsonb refused i
   assert.equal([paired.status, paired.json.message], [201, "rocket \u{1F680}"]);
 });
 
+test("an id beyond its column's range is a 400 naming the bound, not a 500 (DELETE /api/admin/user/tokens/2147483648 was one)", async () => {
+  const viewer = await userWithRole(srv, "viewer");
+  const before = await dbSnapshot(srv.db.db);
+  const tooBig = "2147483648";
+  const replies = [
+    await srv.call("DELETE", `/api/admin/user/tokens/${tooBig}`, { headers: viewer.headers }),
+    await srv.call("DELETE", `/api/admin/api-tokens/${tooBig}`, { headers: admin }),
+    await srv.call("DELETE", `/api/admin/user-admin/${tooBig}`, { headers: admin }),
+    await srv.call("POST", `/api/admin/user-admin/${tooBig}/change-password`, { body: { password: "a long enough password" }, headers: admin }),
+    await srv.call("GET", `/api/admin/projects/default/change-requests/${tooBig}`, { headers: admin }),
+    await srv.call("PUT", `/api/admin/projects/default/change-requests/${tooBig}/state`, { body: { state: "Cancelled" }, headers: admin }),
+    await srv.call("DELETE", `/api/admin/banners/${"9".repeat(20)}`, { headers: admin }),
+  ];
+  for (const res of replies) {
+    assertError(res, 400, "ValidationError");
+    assert.match(res.json.message, /whole number from 1 to/);
+  }
+  assert.equal(await dbSnapshot(srv.db.db), before);
+  // The largest id the column holds is valid input: it names no record, so it is a 404.
+  assertError(await srv.call("DELETE", "/api/admin/user/tokens/2147483647", { headers: viewer.headers }), 404, "NotFoundError");
+});
+
 test("a NUL character is refused only after the 401", async () => {
   assertError(await srv.call("POST", "/api/admin/banners", { body: { message: "\u0000" } }), 401, "AuthenticationRequired");
 });

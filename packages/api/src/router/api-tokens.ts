@@ -1,9 +1,10 @@
 import { createApiToken, createPersonalToken, deleteApiToken, listApiTokens, NoAccessError, type Principal, tokenTag } from "@vexil/services";
 import { z } from "zod";
 import { toJson } from "../schemas/to-json.ts";
+import { recordIdSchema } from "../schemas/record-id.ts";
 import { protectedProcedure } from "../trpc.ts";
 
-const idParam = z.coerce.number().int().min(1);
+const idParam = recordIdSchema("Token id");
 
 const apiTokenSchema = z
   .object({

@@ -12,12 +12,13 @@ import {
 import { z } from "zod";
 import { type ChangeRequestWire, changeRequestConfigSchema, changeRequestSchema } from "../schemas/change-request.ts";
 import { toJson } from "../schemas/to-json.ts";
+import { recordIdSchema } from "../schemas/record-id.ts";
 import { protectedProcedure } from "../trpc.ts";
 
 const projectPath = "/api/admin/projects/{projectId}";
 const tags = ["Change requests"];
 const name = z.string().min(1).max(100);
-const idParam = z.coerce.number().int().min(1);
+const idParam = recordIdSchema("Change request id");
 
 export const changeRequestsRouter = {
   config: protectedProcedure

@@ -2,9 +2,10 @@ import { changePassword, createUser, deleteUser, listUsers, NoAccessError, userT
 import { z } from "zod";
 import { toJson } from "../schemas/to-json.ts";
 import { okSchema, rootRoleSchema, userSchema } from "../schemas/user.ts";
+import { recordIdSchema } from "../schemas/record-id.ts";
 import { protectedProcedure } from "../trpc.ts";
 
-const idParam = z.coerce.number().int().min(1);
+const idParam = recordIdSchema("User id");
 
 export const usersRouter = {
   create: protectedProcedure

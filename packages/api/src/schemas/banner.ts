@@ -1,5 +1,6 @@
 import { BANNER_VARIANTS } from "@vexil/services";
 import { z } from "zod";
+import { recordIdSchema } from "./record-id.ts";
 
 export const bannerVariantSchema = z.enum(BANNER_VARIANTS).meta({ description: "Look of the banner" });
 
@@ -25,21 +26,8 @@ export const bannerFieldsShape = {
   dialog: optionalText("Markdown shown in the dialog"),
 };
 
-/**
- * A banner id in the path. REST hands it over as text, typed clients as a number; anything but a
- * positive integer is a 400, as the contract asks of params that fail their schema.
- */
-export const bannerIdSchema = z
-  .union([z.int(), z.string().regex(/^[0-9]+$/, "must be a positive integer").transform(Number)])
-  .pipe(z.int().min(1))
-  .meta({
-    description: "Banner id, an integer >= 1",
-    // Documented as what it is, an integer; the text form is how any path carries it.
-    override: ({ jsonSchema }) => {
-      delete jsonSchema.anyOf;
-      Object.assign(jsonSchema, { type: "integer", minimum: 1 });
-    },
-  });
+/** Banners live in a `bigint` column, so their ids go as far as a JSON number stays exact. */
+export const bannerIdSchema = recordIdSchema("Banner id", Number.MAX_SAFE_INTEGER);
 
 export const bannerSchema = z
   .object({
