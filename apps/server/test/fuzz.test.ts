@@ -10,9 +10,12 @@ import { loginHeaders, TEST_PASSWORD } from "./support/principals.ts";
 import { arbitraryFor, type JsonSchema } from "./support/schema-arbitrary.ts";
 import { startTestServer } from "./support/test-server.ts";
 
-// Bounded for CI; VEXIL_FUZZ_RUNS=20000 for a longer hunt, VEXIL_FUZZ_SEED to replay a failure.
+// Bounded and on a fixed seed by default, so a run of the suite checks the same requests every time
+// and a red build means a regression, not a lucky draw. A hunt for new bugs draws its own seed:
+// VEXIL_FUZZ_SEED=random VEXIL_FUZZ_RUNS=20000; a failure prints the seed to replay it with.
 const RUNS = Number(process.env.VEXIL_FUZZ_RUNS || 3000);
-const SEED = Number(process.env.VEXIL_FUZZ_SEED || Date.now() % 2 ** 31);
+const SEED_SETTING = process.env.VEXIL_FUZZ_SEED || "20261122";
+const SEED = SEED_SETTING === "random" ? Date.now() % 2 ** 31 : Number(SEED_SETTING);
 
 // Every fuzzed request comes "through a proxy" from its own address, so the login throttle
 // (per address) limits the fuzzer's logins and never the fixture logins from 127.0.0.1.
