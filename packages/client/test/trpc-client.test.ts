@@ -47,6 +47,26 @@ test("a REST login's session works for the tRPC client", async () => {
   assert.is(status, 401);
 });
 
+test("procedures that take nothing are called with nothing", async () => {
+  const user = createRestClient({ baseUrl: srv.url });
+  await user.auth.login({ username: "admin", password: ADMIN_PASSWORD });
+  const session = createTrpcClient({ baseUrl: srv.url, sessionCookie: user.sessionCookie });
+  const lists = await Promise.all([
+    session.projects.list.query(),
+    session.environments.list.query(),
+    session.banners.list.query(),
+    session.users.list.query(),
+    session.apiTokens.list.query(),
+    session.apiTokens.listPersonal.query(),
+  ]);
+  assert.ok(lists[0].projects.some((p) => p.id === "default"));
+  assert.ok(lists[3].users.some((u) => u.username === "admin"));
+  await session.auth.logout.mutate();
+  let status: number | undefined;
+  await session.projects.list.query().catch((e) => (status = toVexilApiError(e)?.status));
+  assert.is(status, 401, "the session ended");
+});
+
 test.after(() => srv.close());
 
 test.run();

@@ -56,7 +56,7 @@ export const apiTokensRouter = {
       openapi: { method: "GET", path: "/api/admin/api-tokens", tags: ["API tokens"], summary: "List API tokens (never their secrets)" },
       access: "ADMIN",
     })
-    .input(z.object({}))
+    .input(z.object({}).optional())
     .output(z.object({ tokens: z.array(apiTokenSchema) }))
     .query(async ({ ctx }) => ({ tokens: toJson(await listApiTokens(ctx.db)) })),
 
@@ -97,7 +97,7 @@ export const apiTokensRouter = {
       openapi: { method: "GET", path: "/api/admin/user/tokens", tags: ["API tokens"], summary: "List your personal access tokens" },
       access: "authenticated",
     })
-    .input(z.object({}))
+    .input(z.object({}).optional())
     .output(z.object({ pats: z.array(apiTokenSchema) }))
     .query(async ({ ctx }) => ({ pats: toJson(await listApiTokens(ctx.db, owner(ctx.principal))) })),
 

@@ -42,7 +42,7 @@ export const authRouter = {
       openapi: { method: "POST", path: "/logout", tags: ["Auth"], summary: "End the current session" },
       access: "public",
     })
-    .input(z.strictObject({}))
+    .input(z.strictObject({}).optional())
     .output(okSchema)
     .mutation(async ({ ctx }) => {
       if (ctx.principal?.kind === "user" && ctx.principal.sessionId) {

@@ -30,7 +30,7 @@ export const bannersRouter = {
       openapi: { method: "GET", path: "/api/admin/banners", tags, summary: "List banners, newest first" },
       access: "authenticated",
     })
-    .input(z.object({}))
+    .input(z.object({}).optional())
     .output(z.object({ banners: z.array(bannerSchema) }))
     .query(async ({ ctx }) => ({ banners: (await listBanners(ctx.db)).map(toJson) })),
 

@@ -12,7 +12,7 @@ export const environmentsRouter = {
       openapi: { method: "GET", path: "/api/admin/environments", tags, summary: "List environments" },
       access: "authenticated",
     })
-    .input(z.object({}))
+    .input(z.object({}).optional())
     .output(z.object({ version: z.literal(1), environments: z.array(environmentSchema) }))
     .query(async ({ ctx }) => ({ version: 1 as const, environments: toJson(await listEnvironments(ctx.db)) })),
 

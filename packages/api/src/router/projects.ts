@@ -12,7 +12,7 @@ export const projectsRouter = {
       openapi: { method: "GET", path: "/api/admin/projects", tags, summary: "List projects" },
       access: "authenticated",
     })
-    .input(z.object({}))
+    .input(z.object({}).optional())
     .output(z.object({ version: z.literal(1), projects: z.array(projectSchema) }))
     .query(async ({ ctx }) => ({ version: 1 as const, projects: toJson(await listProjects(ctx.db)) })),
 

@@ -32,7 +32,7 @@ export const usersRouter = {
       openapi: { method: "GET", path: "/api/admin/user-admin", tags: ["Users"], summary: "List users" },
       access: "ADMIN",
     })
-    .input(z.object({}))
+    .input(z.object({}).optional())
     .output(z.object({ users: z.array(userSchema) }))
     .query(async ({ ctx }) => ({ users: toJson(await listUsers(ctx.db)) })),
 
