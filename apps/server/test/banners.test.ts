@@ -203,10 +203,18 @@ test("Editor and Viewer get 403 naming UPDATE_INSTANCE_BANNERS on every write; a
     // Reading needs no permission beyond being signed in.
     assert.equal((await list(headers)).map((b) => b.id), [id]);
   }
-  for (const [method, path, body] of [...writes, ["GET", "/api/admin/banners", undefined] as const]) {
+  for (const [method, path, body] of writes) {
     const res = await srv.call(method, path, { headers: client, ...(body ? { body } : {}) });
     assertError(res, 403, "NoAccessError");
+    assert.is(
+      res.json.message,
+      'You need the "UPDATE_INSTANCE_BANNERS" permission to perform this action; a client token cannot use the admin API; use an admin token or a personal access token.',
+      `client token ${method} ${path}`,
+    );
   }
+  const read = await srv.call("GET", "/api/admin/banners", { headers: client });
+  assertError(read, 403, "NoAccessError");
+  assert.is(read.json.message, "A client token cannot use the admin API; use an admin token or a personal access token.");
   // Permission comes before content type and schema (contract check order).
   const early = await srv.call("POST", "/api/admin/banners", { raw: "not json", headers: { ...viewer.headers, "content-type": "text/plain" } });
   assertError(early, 403, "NoAccessError");

@@ -12,8 +12,9 @@ export const INTEGER_ID_MAX = 2_147_483_647;
 export function recordIdSchema(description: string, max: number = INTEGER_ID_MAX) {
   const message = `must be a whole number from 1 to ${max}`;
   return z
-    .union([z.int(), z.string().regex(/^[0-9]{1,20}$/, message).transform(Number)])
-    .pipe(z.int({ error: message }).min(1, message).max(max, message))
+    .union([z.number(), z.string().regex(/^[0-9]+$/, message).transform(Number)])
+    // One check, so a bad id is one detail however many ways it is wrong.
+    .pipe(z.number().refine((n) => Number.isInteger(n) && n >= 1 && n <= max, message))
     .meta({
       description: `${description}, an integer from 1 to ${max}`,
       // Documented as what it is, an integer; the text form is how any path carries it.
