@@ -8,6 +8,7 @@ import * as assert from "uvu/assert";
 import { createApp } from "../src/app.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { startTcpRelay } from "./support/tcp-relay.ts";
+import { adminToken } from "./support/principals.ts";
 import { startTestServer, UUID_V4 } from "./support/test-server.ts";
 
 const srv = await startTestServer();
@@ -52,6 +53,22 @@ test("the router is served at /trpc with the same error names", async () => {
   assert.is(res.status, 401);
   assert.is(res.json.error.data.name, "AuthenticationRequired");
   assert.is(res.json.error.data.code, "UNAUTHORIZED");
+});
+
+test("a /trpc batch may carry 50 calls; 51 is a 400 that runs none of them", async () => {
+  const admin = await adminToken(srv);
+  const batch = (n: number) => `/trpc/${Array(n).fill("banners.create").join(",")}?batch=1`;
+  const body = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [i, { message: `batched ${i}` }]));
+  const count = async () => Number((await srv.db.db.selectFrom("banners").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  const before = await count();
+  const tooMany = await srv.call("POST", batch(51), { body: body(51), headers: admin });
+  assert.is(tooMany.status, 400);
+  assert.is(tooMany.json.error.data.name, "ValidationError");
+  assert.is(await count(), before, "nothing of the refused batch ran");
+  const most = await srv.call("POST", batch(50), { body: body(50), headers: admin });
+  assert.is(most.status, 200);
+  assert.is(most.json.length, 50);
+  assert.is(await count(), before + 50);
 });
 
 test("configuration: defaults, and a bad value fails with a message naming it", () => {

@@ -6,6 +6,13 @@ import { appRouter } from "./root.ts";
 
 export type TrpcHandler = (req: IncomingMessage, res: ServerResponse, ctx: Context) => void;
 
+/**
+ * Most calls one `/trpc` batch may carry. Without a cap, one request within the body limit could
+ * run thousands of procedures and sidestep every per-request limit; a batching client sets its
+ * link's `maxItems` to this or less.
+ */
+export const TRPC_MAX_BATCH_SIZE = 50;
+
 /** Serves the same router at `/trpc` for typed TypeScript clients. */
 export function createTrpcHandler(options: { bodyLimit: number }): TrpcHandler {
   const contexts = new WeakMap<IncomingMessage, Context>();
@@ -13,6 +20,7 @@ export function createTrpcHandler(options: { bodyLimit: number }): TrpcHandler {
     router: appRouter,
     basePath: "/trpc/",
     maxBodySize: options.bodyLimit,
+    maxBatchSize: TRPC_MAX_BATCH_SIZE,
     createContext: ({ req }) => contexts.get(req) as Context,
     onError: ({ error, ctx }) => {
       const failure = toHttpFailure(error);
