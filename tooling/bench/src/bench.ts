@@ -14,6 +14,7 @@ import { addFeatures, CALLER_PENDING, featureName, PROJECT, seedChangeRequests, 
 import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
 import { startTarget, stopTarget, type Target, withPeakRss } from "./processes.ts";
+import { serverStartArgs } from "./server-start-args.ts";
 import { check, formatTable, type Measured, type Row } from "./report.ts";
 import { loadBenchSettings } from "./settings.ts";
 
@@ -55,11 +56,11 @@ async function main(): Promise<void> {
   await client.connect();
   const targets: Target[] = [];
   try {
-    // The server runs as `pnpm start` runs it: built, as plain JavaScript.
+    // The server runs as `pnpm start` runs it: built, as plain JavaScript, with its node flags.
     execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: SERVER_DIR, stdio: "inherit" });
     const server = await startTarget(
       "server",
-      [...(settings.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.cpuProfDir}`] : []), "dist/server.mjs"],
+      [...(settings.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.cpuProfDir}`] : []), ...serverStartArgs(SERVER_DIR)],
       {
         cwd: SERVER_DIR,
         env: {
