@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-// Vexil's command line. It runs the TypeScript sources through tsx, as `pnpm start` does, so
-// nothing needs building first.
-import { register } from "tsx/esm/api";
+// Vexil's command line, as built into dist/ by scripts/build.mjs (`pnpm vexil` builds first), so
+// that it and `vexil serve` run as plain JavaScript.
+import { existsSync } from "node:fs";
 
-register();
-const { runCli } = await import("../src/cli/main.ts");
-const { processTerminal } = await import("../src/cli/terminal.ts");
-
-const code = await runCli(process.argv.slice(2), processTerminal());
-// Exit at once: a command has closed what it opened, and nothing else should keep it alive.
-if (code !== "running") process.exit(code);
+const bundle = new URL("../dist/vexil.mjs", import.meta.url);
+if (!existsSync(bundle)) {
+  process.stderr.write("vexil is not built: run `pnpm --filter @vexil/server build` (or `pnpm vexil`, which builds first)\n");
+  process.exit(1);
+}
+await import(bundle.href);

@@ -2,6 +2,7 @@
 // of its own on a real Postgres (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local one),
 // starts the server and two baselines as child processes, drives each with autocannon on
 // 127.0.0.1 only, prints one table, and drops the database. Knobs: see settings.ts.
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { addFeatures, CALLER_PENDING, featureName, PROJECT, seedChangeRequests, 
 import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
 import { startTarget, stopTarget, type Target, withPeakRss } from "./processes.ts";
+import { serverStartArgs } from "./server-start-args.ts";
 import { check, formatTable, type Measured, type Row } from "./report.ts";
 import { loadBenchSettings } from "./settings.ts";
 
@@ -54,9 +56,11 @@ async function main(): Promise<void> {
   await client.connect();
   const targets: Target[] = [];
   try {
+    // The server runs as `pnpm start` runs it: built, as plain JavaScript, with its node flags.
+    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: SERVER_DIR, stdio: "inherit" });
     const server = await startTarget(
       "server",
-      ["--import", "tsx", ...(settings.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.cpuProfDir}`] : []), "src/server.ts"],
+      [...(settings.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.cpuProfDir}`] : []), ...serverStartArgs(SERVER_DIR)],
       {
         cwd: SERVER_DIR,
         env: {

@@ -5,7 +5,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, type Db } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
+import { buildServer } from "./build-server.ts";
 
+// The bin runs the build in dist/, which must be the sources as they are now.
+buildServer();
 export const VEXIL_BIN = fileURLToPath(new URL("../../bin/vexil.mjs", import.meta.url));
 
 export interface CliRun {

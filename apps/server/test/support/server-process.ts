@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { buildServer } from "./build-server.ts";
 
 const SERVER_DIR = fileURLToPath(new URL("../..", import.meta.url));
 const START_DEADLINE_MS = 60_000;
 
-/** The real server entry point in a child process, as an operator runs it. */
+/** The real server entry point in a child process, as an operator runs it: built, as `pnpm start` runs it. */
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -18,7 +19,8 @@ export interface ServerProcess {
 }
 
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+  buildServer();
+  const child = spawn(process.execPath, ["dist/server.mjs"], {
     cwd: SERVER_DIR,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", LOG_PRETTY: "false", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
