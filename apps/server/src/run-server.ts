@@ -35,7 +35,11 @@ export async function runServer(env: NodeJS.ProcessEnv): Promise<void> {
   const shutdown = (signal: string) => {
     log.info({ signal }, "shutting down");
     app.close().then(
-      () => process.exit(0),
+      () => {
+        // A closing line, so whoever watches the log knows the stop finished and was clean.
+        log.info("stopped: in-flight requests finished, database closed");
+        process.exit(0);
+      },
       (error) => {
         log.error({ err: error }, "shutdown failed");
         process.exit(1);

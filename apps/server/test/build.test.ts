@@ -43,6 +43,7 @@ test("the built server starts, answers, hashes in its password worker, serves th
     const code = await server.stop();
     await db.close();
     assert.is(code, 0, server.lines.join("\n"));
+    assert.ok(server.lines.some((line) => line.includes("stopped: in-flight requests finished")), "the closing line is logged");
   }
 });
 
