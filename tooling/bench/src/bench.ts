@@ -156,13 +156,13 @@ async function main(): Promise<void> {
     const stormGet = variantsOf(admin, settings.stormGetConnections);
     log(`login storm: GET variants (${settings.stormGetConnections} connections) without, then with ${settings.stormLogins} concurrent logins`);
     const quiet = (await measure(server, stormGet)) as Measured;
-    const storm = startLoginStorm(server.base, stormUsers, PASSWORD, settings.stormLogins);
+    const storm = await startLoginStorm(server.base, stormUsers, PASSWORD, settings.stormLogins);
     await sleep(2_000);
-    const loginsBefore = storm.ok();
+    const loginsBefore = await storm.ok();
     started = performance.now();
     const stormy = (await measure(server, stormGet)) as Measured;
-    const loginsPerS = (storm.ok() - loginsBefore) / ((performance.now() - started) / 1000);
-    await storm.stop();
+    const loginsPerS = ((await storm.ok()) - loginsBefore) / ((performance.now() - started) / 1000);
+    const stormCodes = await storm.stop();
     rows.push({ scenario: "GET variants, no storm", features, server: quiet });
     rows.push({ scenario: `GET variants, ${settings.stormLogins}-login storm`, features, server: stormy });
 
@@ -171,7 +171,7 @@ async function main(): Promise<void> {
     console.log("");
     console.log(`(a) bare node:http answering the same JSON from memory; (b) bare node:http + pg doing the same queries (token or session look-up on every request).`);
     console.log(`p50/p99 in ms; RSS is the peak resident memory of the process under load; vs = req/s of the server over the baseline's.`);
-    console.log(`login storm: ${loginsPerS.toFixed(1)} logins/s while measured; statuses [${storm.codes()}]`);
+    console.log(`login storm: ${loginsPerS.toFixed(1)} logins/s while measured; statuses [${stormCodes}]`);
     console.log("");
     const first = (scenario: string) => rows.find((r) => r.scenario === scenario) as Row;
     const last = (scenario: string) => rows.filter((r) => r.scenario === scenario).at(-1) as Row;
