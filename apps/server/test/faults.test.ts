@@ -14,7 +14,6 @@ import {
 } from "@vexil/services";
 import { sql } from "kysely";
 import pino from "pino";
-import { request } from "undici";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createApp } from "../src/app.ts";
@@ -22,21 +21,13 @@ import { loadConfig } from "../src/config.ts";
 import { until } from "./support/eventually.ts";
 import { startServerProcess } from "./support/server-process.ts";
 import { startTcpRelay } from "./support/tcp-relay.ts";
-import { startTestServer } from "./support/test-server.ts";
+import { callUrl, startTestServer } from "./support/test-server.ts";
 
 // Each fault needs a real Postgres to lose, kill under or slow down; PGlite runs none of them.
 const serverUrl = process.env.TEST_DATABASE_URL;
 const counts = { faults: 0, acknowledgedWritesChecked: 0, lost: 0 };
 
-async function send(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await request(base + path, {
-    method: method as "GET",
-    headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, json: text ? JSON.parse(text) : undefined };
-}
+const send = (base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) => callUrl(base, method, path, { headers, body });
 
 if (serverUrl) {
   test("Postgres gone during load: 503 ServiceUnavailable with Retry-After, /ready 503, no crash, recovery without a restart", async () => {

@@ -4,12 +4,12 @@ import { createTestDb } from "@vexil/db/testing";
 import { addChange, changeRequestState, createApiToken, createFeature, createUser, RootRole, setChangeRequestConfig } from "@vexil/services";
 import { sql } from "kysely";
 import pino from "pino";
-import { request } from "undici";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { type App, createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { until } from "./support/eventually.ts";
+import { callUrl } from "./support/test-server.ts";
 import { heapGrowthMb, runMixedLoad } from "../load/mixed-load.ts";
 
 // Two instances on one database need a real Postgres: PGlite serves one process.
@@ -23,15 +23,7 @@ async function startInstance(databaseUrl: string): Promise<{ app: App; url: stri
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
 }
 
-async function call(url: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) {
-  const res = await request(url + path, {
-    method: method as "GET",
-    headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, json: text ? JSON.parse(text) : undefined };
-}
+const call = (url: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => callUrl(url, method, path, { headers, body });
 
 if (serverUrl) {
   const testDb = await createTestDb();

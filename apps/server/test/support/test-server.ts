@@ -30,6 +30,25 @@ export interface Reply {
   json: any;
 }
 
+/** One request to any server: a JSON body is sent as JSON, and the reply's JSON is parsed (its text, if it is not JSON). */
+export async function callUrl(url: string, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...opts.headers };
+  let body: string | undefined = opts.raw;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await request(url + path, { method: method as "GET", headers, body });
+  const text = await res.body.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  return { status: res.statusCode, headers: res.headers, json };
+}
+
 /** The real server, on port 0, on this test file's own database. */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -51,24 +70,7 @@ export async function startTestServer(
   await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-  async function call(method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
-    const headers: Record<string, string> = { ...opts.headers };
-    let body: string | undefined = opts.raw;
-    if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      headers["content-type"] ??= "application/json";
-    }
-    const res = await request(url + path, { method: method as "GET", headers, body });
-    const text = await res.body.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = text;
-    }
-    return { status: res.statusCode, headers: res.headers, json };
-  }
-
+  const call = (method: string, path: string, opts?: CallOptions) => callUrl(url, method, path, opts);
   return { url, app, db, config, logs, call, close: () => app.close() };
 }
 
