@@ -208,7 +208,7 @@ test("Editor and Viewer get 403 naming UPDATE_INSTANCE_BANNERS on every write; a
     assertError(res, 403, "NoAccessError");
     assert.is(
       res.json.message,
-      'You need the "UPDATE_INSTANCE_BANNERS" permission to perform this action; a client token cannot use the admin API; use an admin token or a personal access token.',
+      'You need the "UPDATE_INSTANCE_BANNERS" permission to perform this action. A client token cannot use the admin API; use an admin token or a personal access token.',
       `client token ${method} ${path}`,
     );
   }

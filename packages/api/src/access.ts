@@ -13,10 +13,8 @@ export function checkAccess(principal: Principal | null, access: Access, environ
   if (!principal) throw new AuthenticationRequired();
   if (principal.kind === "client-token") {
     // The contract's 403 names the missing permission; a client token holds none of them.
-    const clientToken = `a ${principal.type} token cannot use the admin API; use an admin token or a personal access token.`;
-    if (access === "authenticated") throw new NoAccessError(`${clientToken[0]!.toUpperCase()}${clientToken.slice(1)}`);
-    const needed = NoAccessError.forPermission(access, environment);
-    throw new NoAccessError(`${needed.message.slice(0, -1)}; ${clientToken}`, access);
+    const why = `A ${principal.type} token cannot use the admin API; use an admin token or a personal access token.`;
+    throw access === "authenticated" ? new NoAccessError(why) : NoAccessError.forPermission(access, environment, why);
   }
   if (access === "authenticated") return;
   if (!principalHasPermission(principal, access)) throw NoAccessError.forPermission(access, environment);

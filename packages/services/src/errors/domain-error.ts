@@ -53,9 +53,10 @@ export class NoAccessError extends DomainError {
     this.permission = permission;
   }
 
-  static forPermission(permission: string, environment?: string): NoAccessError {
+  /** The contract's 403: names the permission (and the environment); `why` says more, when there is more. */
+  static forPermission(permission: string, environment?: string, why?: string): NoAccessError {
     const where = environment ? ` in the "${environment}" environment` : "";
-    return new NoAccessError(`You need the "${permission}" permission to perform this action${where}.`, permission);
+    return new NoAccessError(`You need the "${permission}" permission to perform this action${where}.${why ? ` ${why}` : ""}`, permission);
   }
 }
 
