@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 
 export interface PasswordHasher {
@@ -14,6 +15,27 @@ export interface PasswordHasherOptions {
   workers: number;
   /** bcrypt cost; OWASP asks for 10 or more. */
   cost: number;
+  /** The share of its time a worker may hash while the event loop is busy; 1 never holds one back. */
+  busyShare?: number;
+}
+
+/** Event-loop utilisation above which the process counts as busy serving requests. */
+const BUSY_EVENT_LOOP = 0.8;
+// Measured on a 2-core machine (issue 8): bcrypt in a worker at nice 10, or even in another
+// process at SCHED_IDLE, took about half a core whenever one was idle, and that alone cut the
+// throughput of concurrent GETs by a quarter and nearly doubled their p99. No scheduling priority
+// prevents it, so while the event loop is busy a worker rests after each job for as long again:
+// logins then took a fifth of a core and moved the GETs' p99 by 1.0-1.4x. When the event loop
+// is not busy, logins run at full speed.
+const DEFAULT_BUSY_SHARE = 0.5;
+
+/**
+ * How long a worker rests after a job of `jobMs` (wall time), given the event loop's utilisation
+ * while it ran, so that it hashes at most `busyShare` of its time while the loop is busy.
+ */
+export function restAfterJob(jobMs: number, loopUtilisation: number, busyShare: number): number {
+  if (loopUtilisation <= BUSY_EVENT_LOOP || busyShare >= 1) return 0;
+  return (jobMs * (1 - busyShare)) / Math.max(busyShare, 0.01);
 }
 
 interface Job {
@@ -30,18 +52,35 @@ interface Job {
  * A fixed pool of worker threads running bcrypt. Hashes are standard `$2b$`/`$2a$`/`$2y$`
  * bcrypt, so hashes copied from an Unleash database verify as they are.
  */
-export function createPasswordHasher({ workers, cost }: PasswordHasherOptions): PasswordHasher {
+export function createPasswordHasher({ workers, cost, busyShare = DEFAULT_BUSY_SHARE }: PasswordHasherOptions): PasswordHasher {
+  const all: Worker[] = [];
   const idle: Worker[] = [];
-  const busy = new Map<Worker, Job>();
+  const busy = new Map<Worker, Job & { startedAt: number; loop: ReturnType<typeof performance.eventLoopUtilization> }>();
+  const resting = new Set<ReturnType<typeof setTimeout>>();
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
+
+  const release = (worker: Worker, restMs: number) => {
+    if (restMs <= 0 || closed) {
+      idle.push(worker);
+      return;
+    }
+    const timer = setTimeout(() => {
+      resting.delete(timer);
+      idle.push(worker);
+      dispatch();
+    }, restMs);
+    // A resting worker must not keep a finished process alive either.
+    timer.unref();
+    resting.add(timer);
+  };
 
   const dispatch = () => {
     while (idle.length && queue.length) {
       const worker = idle.pop() as Worker;
       const job = queue.shift() as Job;
-      busy.set(worker, job);
+      busy.set(worker, { ...job, startedAt: performance.now(), loop: performance.eventLoopUtilization() });
       worker.postMessage({ id: job.id, op: job.op, password: job.password, hash: job.hash, cost: job.cost });
     }
   };
@@ -53,17 +92,20 @@ export function createPasswordHasher({ workers, cost }: PasswordHasherOptions): 
     worker.on("message", (message: { result?: unknown; error?: string }) => {
       const job = busy.get(worker);
       busy.delete(worker);
-      idle.push(worker);
+      let restMs = 0;
       if (job) {
         if (message.error !== undefined) job.reject(new Error(message.error));
         else job.resolve(message.result);
+        restMs = restAfterJob(performance.now() - job.startedAt, performance.eventLoopUtilization(job.loop).utilization, busyShare);
       }
+      release(worker, restMs);
       dispatch();
     });
     worker.on("error", (error) => {
       busy.get(worker)?.reject(error);
       busy.delete(worker);
     });
+    all.push(worker);
     idle.push(worker);
   }
 
@@ -87,7 +129,11 @@ export function createPasswordHasher({ workers, cost }: PasswordHasherOptions): 
     dummyHash: () => (dummy ??= run("hash", `dummy-${Math.random()}-${Date.now()}`) as Promise<string>),
     close: async () => {
       closed = true;
-      await Promise.all([...idle, ...busy.keys()].map((w) => w.terminate()));
+      for (const timer of resting) clearTimeout(timer);
+      const closedError = new Error("password hasher is closed");
+      for (const job of [...queue.splice(0), ...busy.values()]) job.reject(closedError);
+      busy.clear();
+      await Promise.all(all.map((w) => w.terminate()));
     },
   };
 }
