@@ -15,7 +15,7 @@ import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
 import { startTarget, stopTarget, type Target, withPeakRss } from "./processes.ts";
 import { serverStartArgs } from "./server-start-args.ts";
-import { check, formatTable, type Measured, type Row } from "./report.ts";
+import { check, formatTable, type Measured, medianOf, type Row } from "./report.ts";
 import { loadBenchSettings } from "./settings.ts";
 
 const settings = loadBenchSettings();
@@ -40,16 +40,31 @@ async function api(base: string, method: string, path: string, headers: Record<s
   return { text, json: JSON.parse(text), headers: res.headers };
 }
 
-async function measure(target: Target | undefined, spec: LoadSpec): Promise<Measured | undefined> {
-  if (!target) return undefined;
+/** One measurement of `target` under `spec`, after a warm-up when `warm` is set. */
+async function measure(target: Target, spec: LoadSpec, warm: boolean): Promise<Measured> {
   if (target.child.exitCode !== null || target.child.signalCode !== null) throw new Error(`${target.name} is not running`);
-  if (settings.warmupS > 0) await runLoad(target.base, spec, settings.warmupS);
+  if (warm && settings.warmupS > 0) await runLoad(target.base, spec, settings.warmupS);
   const { result, peakRssMb } = await withPeakRss(target.child.pid, () => runLoad(target.base, spec, settings.durationS));
   return { stats: result, peakRssMb };
 }
 
+/**
+ * The figure of each target under `spec`: `rounds` measurements taken in turns (server, then each
+ * baseline, then again), so that a slow spell of a shared machine falls on all of them alike,
+ * reduced to their medians.
+ */
+async function measureInTurns(targets: Target[], spec: LoadSpec): Promise<Measured[]> {
+  const samples = targets.map((): Measured[] => []);
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const [i, target] of targets.entries()) samples[i]?.push(await measure(target, spec, round === 0));
+  }
+  return samples.map(medianOf);
+}
+
 async function main(): Promise<void> {
-  log(`node ${process.version}, ${cpus().length} cores, load average ${load()}; ${settings.durationS} s per figure after ${settings.warmupS} s of warm-up`);
+  log(
+    `node ${process.version}, ${cpus().length} cores, load average ${load()}; each figure the median of ${settings.rounds} measurements of ${settings.durationS} s, after ${settings.warmupS} s of warm-up`,
+  );
   const testDb = await createTestDb({ TEST_DATABASE_URL: settings.postgresUrl });
   const databaseUrl = testDb.databaseUrl as string;
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -112,9 +127,8 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     const run = async (scenario: string, spec: LoadSpec) => {
       log(`${scenario} at ${features} features`);
-      const row: Row = { scenario, features, server: (await measure(server, spec)) as Measured };
-      const m = await measure(memory, spec);
-      const p = await measure(pgBaseline, spec);
+      const [s, m, p] = await measureInTurns([server, memory, pgBaseline].filter((t): t is Target => t !== undefined), spec);
+      const row: Row = { scenario, features, server: s as Measured };
       if (m) row.memory = m;
       if (p) row.pg = p;
       rows.push(row);
@@ -155,14 +169,26 @@ async function main(): Promise<void> {
     // The login storm: the same GET with and without 32 concurrent logins, on the server only.
     const stormGet = variantsOf(admin, settings.stormGetConnections);
     log(`login storm: GET variants (${settings.stormGetConnections} connections) without, then with ${settings.stormLogins} concurrent logins`);
-    const quiet = (await measure(server, stormGet)) as Measured;
-    const storm = await startLoginStorm(server.base, stormUsers, PASSWORD, settings.stormLogins);
-    await sleep(2_000);
-    const loginsBefore = await storm.ok();
-    started = performance.now();
-    const stormy = (await measure(server, stormGet)) as Measured;
-    const loginsPerS = ((await storm.ok()) - loginsBefore) / ((performance.now() - started) / 1000);
-    const stormCodes = await storm.stop();
+    // In turns, as the baselines are: without the storm, then with it, `rounds` times.
+    const quietSamples: Measured[] = [];
+    const stormySamples: Measured[] = [];
+    let logins = 0;
+    let loginSeconds = 0;
+    const stormCodes: string[] = [];
+    for (let round = 0; round < settings.rounds; round++) {
+      quietSamples.push(await measure(server, stormGet, round === 0));
+      const storm = await startLoginStorm(server.base, stormUsers, PASSWORD, settings.stormLogins);
+      await sleep(2_000);
+      const loginsBefore = await storm.ok();
+      started = performance.now();
+      stormySamples.push(await measure(server, stormGet, false));
+      logins += (await storm.ok()) - loginsBefore;
+      loginSeconds += (performance.now() - started) / 1000;
+      stormCodes.push(await storm.stop());
+    }
+    const quiet = medianOf(quietSamples);
+    const stormy = medianOf(stormySamples);
+    const loginsPerS = logins / loginSeconds;
     rows.push({ scenario: "GET variants, no storm", features, server: quiet });
     rows.push({ scenario: `GET variants, ${settings.stormLogins}-login storm`, features, server: stormy });
 
@@ -170,8 +196,11 @@ async function main(): Promise<void> {
     console.log(formatTable(rows));
     console.log("");
     console.log(`(a) bare node:http answering the same JSON from memory; (b) bare node:http + pg doing the same queries (token or session look-up on every request).`);
-    console.log(`p50/p99 in ms; RSS is the peak resident memory of the process under load; vs = req/s of the server over the baseline's.`);
-    console.log(`login storm: ${loginsPerS.toFixed(1)} logins/s while measured; statuses [${stormCodes}]`);
+    console.log(
+      `p50/p99 in ms; RSS is the peak resident memory of the process under load; vs = req/s of the server over the baseline's; each figure the median of ${settings.rounds} rounds.`,
+    );
+    console.log(`login storm: ${loginsPerS.toFixed(1)} logins/s while measured; statuses by round [${stormCodes.join(" | ")}]`);
+    console.log(`login storm p99 by round, without -> with: ${quietSamples.map((q, i) => `${q.stats.p99} -> ${stormySamples[i]?.stats.p99}`).join(", ")} ms`);
     console.log("");
     const first = (scenario: string) => rows.find((r) => r.scenario === scenario) as Row;
     const last = (scenario: string) => rows.filter((r) => r.scenario === scenario).at(-1) as Row;

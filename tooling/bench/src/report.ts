@@ -13,6 +13,33 @@ export interface Row {
   pg?: Measured;
 }
 
+const tenth = (n: number) => Math.round(n * 10) / 10;
+const median = (values: number[]) => {
+  const sorted = values.toSorted((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+/**
+ * One figure from several measurements of the same thing: the median of each of req/s, p50 and
+ * p99 (so one disturbed round on a shared machine does not decide it), the peak of RSS, and every
+ * failure of every round.
+ */
+export function medianOf(samples: Measured[]): Measured {
+  const stats = samples.map((m) => m.stats);
+  return {
+    stats: {
+      rps: median(stats.map((s) => s.rps)),
+      p50: tenth(median(stats.map((s) => s.p50))),
+      p99: tenth(median(stats.map((s) => s.p99))),
+      total: stats.reduce((sum, s) => sum + s.total, 0),
+      failures: stats.reduce((sum, s) => sum + s.failures, 0),
+      codes: stats.map((s) => s.codes).join(" | "),
+    },
+    peakRssMb: Math.max(...samples.map((m) => m.peakRssMb)),
+  };
+}
+
 const pad = (s: string, n: number) => s.padStart(n);
 const fixed = (n: number, digits = 0) => n.toFixed(digits);
 
@@ -22,7 +49,7 @@ export function formatTable(rows: Row[]): string {
     pad("features", 8),
     pad("req/s", 7),
     pad("p50", 5),
-    pad("p99", 5),
+    pad("p99", 6),
     pad("RSS MB", 7),
     pad("(a) req/s", 10),
     pad("(a) p99", 8),
@@ -40,13 +67,13 @@ export function formatTable(rows: Row[]): string {
         row.scenario.padEnd(30),
         pad(String(row.features), 8),
         pad(fixed(s.rps), 7),
-        pad(String(s.p50), 5),
-        pad(String(s.p99), 5),
+        pad(fixed(s.p50, 1), 5),
+        pad(fixed(s.p99, 1), 6),
         pad(fixed(row.server.peakRssMb), 7),
         pad(row.memory ? fixed(row.memory.stats.rps) : "-", 10),
-        pad(row.memory ? String(row.memory.stats.p99) : "-", 8),
+        pad(row.memory ? fixed(row.memory.stats.p99, 1) : "-", 8),
         pad(row.pg ? fixed(row.pg.stats.rps) : "-", 10),
-        pad(row.pg ? String(row.pg.stats.p99) : "-", 8),
+        pad(row.pg ? fixed(row.pg.stats.p99, 1) : "-", 8),
         pad(row.memory ? `${fixed(s.rps / row.memory.stats.rps, 2)}x` : "-", 7),
         pad(row.pg ? `${fixed(s.rps / row.pg.stats.rps, 2)}x` : "-", 7),
       ].join(" ") + void_,

@@ -21,6 +21,8 @@ export interface BenchSettings {
   postgresUrl: string;
   durationS: number;
   warmupS: number;
+  /** Each figure is the median of this many measurements, taken in turns with its baselines'. */
+  rounds: number;
   connections: number;
   /** Feature counts the growth scenarios run at, ascending; the other scenarios run at the last. */
   featureSteps: number[];
@@ -36,8 +38,9 @@ export function loadBenchSettings(): BenchSettings {
   const featureSteps = list("BENCH_FEATURES", [100, 10_000, 100_000]).sort((a, b) => a - b);
   return {
     postgresUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
-    durationS: num("BENCH_DURATION_S", 8),
+    durationS: num("BENCH_DURATION_S", 5),
     warmupS: num("BENCH_WARMUP_S", 2),
+    rounds: Math.max(1, num("BENCH_ROUNDS", 3)),
     connections: num("BENCH_CONNECTIONS", 50),
     featureSteps,
     changeRequestsInProject: num("BENCH_CHANGE_REQUESTS", 1_000),
