@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { restAfterJob } from "../src/auth/password-hasher.ts";
+import { restAfterJob } from "../src/auth/rest-after-job.ts";
 import { createPasswordHasher } from "../src/index.ts";
 
 test("hashes as bcrypt and verifies: right password, wrong password, unreadable hash", async () => {
@@ -21,20 +21,24 @@ test("a worker rests after a job only while the event loop was busy, for its sha
   assert.is(restAfterJob(70, 0.95, 0.25), 210);
   assert.is(restAfterJob(70, 0.5, 0.5), 0, "a quiet event loop never holds logins back");
   assert.is(restAfterJob(70, 0.95, 1), 0, "a share of 1 turns resting off");
+  assert.is(restAfterJob(5_000, 0.95, 0.5), 1_000, "one long job holds logins back for a second at most");
 });
 
-test("close settles the job in a worker and the jobs waiting for one, and refuses new ones", async () => {
+test("close settles the job in a worker and the jobs waiting for one as ServiceUnavailable, not as wrong passwords", async () => {
   const hasher = createPasswordHasher({ workers: 1, cost: 12 });
   const hash = await hasher.hash("correct horse battery");
-  const running = hasher.verify("correct horse battery", hash);
-  const waiting = hasher.hash("another password").then(
-    () => "hashed",
-    (error: Error) => error.message,
-  );
+  const outcome = (promise: Promise<unknown>) =>
+    promise.then(
+      (value) => `resolved ${value}`,
+      (error: Error) => `${error.name}: ${error.message}`,
+    );
+  const running = outcome(hasher.verify("correct horse battery", hash));
+  const waiting = outcome(hasher.hash("another password"));
   await hasher.close();
-  assert.is(await running, false, "cut off before it could match");
-  assert.is(await waiting, "password hasher is closed");
-  assert.is(await hasher.verify("correct horse battery", hash), false);
+  const stopping = "ServiceUnavailable: The server is stopping; try again shortly.";
+  assert.is(await running, stopping, "cut off before it could match, which says nothing about the password");
+  assert.is(await waiting, stopping);
+  assert.is(await outcome(hasher.verify("correct horse battery", hash)), stopping);
 });
 
 test.run();

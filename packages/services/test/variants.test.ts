@@ -276,19 +276,28 @@ test("reads that arrive together share a query, and each gets its own answer or 
   await put(a, [{ name: "a-only" }]);
   await put({ ...b, environment: "development" }, [{ name: "b-dev" }]);
   const paths = [a, ...missing.map(([, path]) => path), { ...b, environment: "development" }, b];
+  // Its own Kysely instance (so its own batches), counting the queries that reach Postgres.
+  let queries = 0;
+  const counted = db.withPlugin({
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => (queries++, args.result),
+  });
   const one = async (path: FeatureEnvironmentPath) =>
-    featureEnvironmentVariants(db, path).then(
+    featureEnvironmentVariants(counted, path).then(
       (variants) => variants.map((v) => v.name).join(","),
       (error: Error) => `${error.name}: ${error.message}`,
     );
   const alone: string[] = [];
   for (const path of paths) alone.push(await one(path));
+  assert.is(queries, paths.length, "one by one, one query each");
   assert.equal(alone.slice(0, 1).concat(alone.slice(-2)), ["a-only", "b-dev", ""], "the reads themselves are right");
   assert.equal(alone.slice(1, -2), missing.map(([, , message]) => `NotFoundError: ${message}`));
   // Twice over, in two orders, all at once.
   const rotated = (list: unknown[]) => [...list.slice(3), ...list.slice(0, 3)];
+  queries = 0;
   const together = await Promise.all([...paths, ...rotated(paths)].map((path) => one(path as FeatureEnvironmentPath)));
   assert.equal(together, [...alone, ...rotated(alone)]);
+  assert.is(queries, 1, "all at once, one query");
 });
 
 test("a write with both a bad body and a bad path is the ValidationError: the schema is checked first", async () => {

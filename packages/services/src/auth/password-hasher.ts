@@ -1,9 +1,14 @@
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
+import { ServiceUnavailable } from "../errors/domain-error.ts";
+import { DEFAULT_BUSY_SHARE, restAfterJob } from "./rest-after-job.ts";
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
-  /** True when the password matches; false for a wrong password or an unreadable hash. */
+  /**
+   * True when the password matches; false for a wrong password or an unreadable hash. Rejects
+   * with ServiceUnavailable once the hasher is closed: that is no verdict on the password.
+   */
   verify(password: string, hash: string): Promise<boolean>;
   /** A hash that matches no password, for making unknown users cost as much as known ones. */
   dummyHash(): Promise<string>;
@@ -19,25 +24,6 @@ export interface PasswordHasherOptions {
   busyShare?: number;
 }
 
-/** Event-loop utilisation above which the process counts as busy serving requests. */
-const BUSY_EVENT_LOOP = 0.5;
-// Measured on a 2-core machine (issue 8): bcrypt in a worker at nice 10, or even in another
-// process at SCHED_IDLE, took half a core or more whenever one was idle, and that alone cut the
-// throughput of concurrent GETs by a quarter and nearly doubled their p99. No scheduling priority
-// prevents it, so while the event loop is busy a worker rests after each job for as long again:
-// logins then took a third of a core and moved the GETs' p99 by 1.25-1.5x instead of 1.6-1.9x.
-// When the event loop is not busy, logins run at full speed.
-const DEFAULT_BUSY_SHARE = 0.5;
-
-/**
- * How long a worker rests after a job of `jobMs` (wall time), given the event loop's utilisation
- * while it ran, so that it hashes at most `busyShare` of its time while the loop is busy.
- */
-export function restAfterJob(jobMs: number, loopUtilisation: number, busyShare: number): number {
-  if (loopUtilisation <= BUSY_EVENT_LOOP || busyShare >= 1) return 0;
-  return (jobMs * (1 - busyShare)) / Math.max(busyShare, 0.01);
-}
-
 interface Job {
   id: number;
   op: "hash" | "verify";
@@ -48,21 +34,46 @@ interface Job {
   reject(error: Error): void;
 }
 
+/** What a worker reports of a job. */
+interface Reply {
+  result?: unknown;
+  error?: string;
+  /** How long bcrypt itself took, in the worker. */
+  ms: number;
+}
+
+const closedError = () => new ServiceUnavailable("The server is stopping; try again shortly.");
+
 /**
  * A fixed pool of worker threads running bcrypt. Hashes are standard `$2b$`/`$2a$`/`$2y$`
  * bcrypt, so hashes copied from an Unleash database verify as they are.
  */
 export function createPasswordHasher({ workers, cost, busyShare = DEFAULT_BUSY_SHARE }: PasswordHasherOptions): PasswordHasher {
-  const all: Worker[] = [];
+  const all = new Set<Worker>();
   const idle: Worker[] = [];
-  const busy = new Map<Worker, Job & { startedAt: number; loop: ReturnType<typeof performance.eventLoopUtilization> }>();
+  const busy = new Map<Worker, Job & { loop: ReturnType<typeof performance.eventLoopUtilization> }>();
   const resting = new Set<ReturnType<typeof setTimeout>>();
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
+  // Set when a worker failed before it ever answered: starting another would fail alike.
+  let broken: Error | undefined;
+
+  const dispatch = () => {
+    while (idle.length && queue.length) {
+      const worker = idle.pop() as Worker;
+      const job = queue.shift() as Job;
+      busy.set(worker, { ...job, loop: performance.eventLoopUtilization() });
+      // A job in hand keeps the process alive until its caller has the answer.
+      worker.ref();
+      worker.postMessage({ id: job.id, op: job.op, password: job.password, hash: job.hash, cost: job.cost });
+    }
+  };
 
   const release = (worker: Worker, restMs: number) => {
-    if (restMs <= 0 || closed) {
+    // Idle workers must not keep a finished process alive.
+    worker.unref();
+    if (restMs <= 0) {
       idle.push(worker);
       return;
     }
@@ -71,47 +82,49 @@ export function createPasswordHasher({ workers, cost, busyShare = DEFAULT_BUSY_S
       idle.push(worker);
       dispatch();
     }, restMs);
-    // A resting worker must not keep a finished process alive either.
-    timer.unref();
     resting.add(timer);
   };
 
-  const dispatch = () => {
-    while (idle.length && queue.length) {
-      const worker = idle.pop() as Worker;
-      const job = queue.shift() as Job;
-      busy.set(worker, { ...job, startedAt: performance.now(), loop: performance.eventLoopUtilization() });
-      worker.postMessage({ id: job.id, op: job.op, password: job.password, hash: job.hash, cost: job.cost });
-    }
-  };
-
-  for (let i = 0; i < Math.max(1, workers); i++) {
+  const start = () => {
     const worker = new Worker(new URL("./password-worker.mjs", import.meta.url));
-    // Idle workers must not keep a finished process alive.
     worker.unref();
-    worker.on("message", (message: { result?: unknown; error?: string }) => {
+    let answered = false;
+    worker.on("message", (reply: Reply) => {
+      answered = true;
       const job = busy.get(worker);
       busy.delete(worker);
-      let restMs = 0;
-      if (job) {
-        if (message.error !== undefined) job.reject(new Error(message.error));
-        else job.resolve(message.result);
-        restMs = restAfterJob(performance.now() - job.startedAt, performance.eventLoopUtilization(job.loop).utilization, busyShare);
-      }
-      release(worker, restMs);
+      if (!job) return;
+      if (reply.error !== undefined) job.reject(new Error(reply.error));
+      else job.resolve(reply.result);
+      release(worker, restAfterJob(reply.ms, performance.eventLoopUtilization(job.loop).utilization, busyShare));
       dispatch();
     });
+    // A worker that dies (out of memory, say) fails only its own job; another takes its place.
     worker.on("error", (error) => {
       busy.get(worker)?.reject(error);
       busy.delete(worker);
+      all.delete(worker);
+      const at = idle.indexOf(worker);
+      if (at !== -1) idle.splice(at, 1);
+      if (closed) return;
+      if (answered) {
+        idle.push(start());
+        dispatch();
+        return;
+      }
+      broken = error;
+      if (all.size === 0) for (const job of queue.splice(0)) job.reject(error);
     });
-    all.push(worker);
-    idle.push(worker);
-  }
+    all.add(worker);
+    return worker;
+  };
+
+  for (let i = 0; i < Math.max(1, workers); i++) idle.push(start());
 
   const run = (op: Job["op"], password: string, hash?: string) =>
     new Promise<unknown>((resolve, reject) => {
-      if (closed) return reject(new Error("password hasher is closed"));
+      if (closed) return reject(closedError());
+      if (broken && all.size === 0) return reject(broken);
       queue.push({ id: nextId++, op, password, hash, cost, resolve, reject });
       dispatch();
     });
@@ -122,7 +135,9 @@ export function createPasswordHasher({ workers, cost, busyShare = DEFAULT_BUSY_S
     verify: async (password, hash) => {
       try {
         return (await run("verify", password, hash)) === true;
-      } catch {
+      } catch (error) {
+        if (error instanceof ServiceUnavailable) throw error;
+        // bcrypt refused the hash itself (not a bcrypt hash, a cost it does not know).
         return false;
       }
     },
@@ -130,10 +145,10 @@ export function createPasswordHasher({ workers, cost, busyShare = DEFAULT_BUSY_S
     close: async () => {
       closed = true;
       for (const timer of resting) clearTimeout(timer);
-      const closedError = new Error("password hasher is closed");
-      for (const job of [...queue.splice(0), ...busy.values()]) job.reject(closedError);
+      resting.clear();
+      for (const job of [...queue.splice(0), ...busy.values()]) job.reject(closedError());
       busy.clear();
-      await Promise.all(all.map((w) => w.terminate()));
+      await Promise.all([...all].map((w) => w.terminate()));
     },
   };
 }

@@ -1,11 +1,12 @@
 // Runs in a worker thread: bcrypt is CPU-bound for tens of milliseconds a call, which must never
 // happen on the event loop that serves requests.
 import { setPriority } from "node:os";
+import { performance } from "node:perf_hooks";
 import { parentPort } from "node:worker_threads";
 import { hashSync, verifySync } from "@node-rs/bcrypt";
 
-// On Linux a nice value belongs to one thread: this lowers only the bcrypt thread, so that under a
-// login storm the event loop and Postgres get the CPU first and other requests stay fast.
+// On Linux a nice value belongs to one thread: this lowers only the bcrypt thread. It helps the
+// event loop a little under a login storm, not enough on its own (see rest-after-job.ts).
 try {
   setPriority(0, 10);
 } catch {
@@ -13,10 +14,11 @@ try {
 }
 
 parentPort.on("message", ({ id, op, password, hash, cost }) => {
+  const started = performance.now();
   try {
     const result = op === "hash" ? hashSync(password, cost) : verifySync(password, hash);
-    parentPort.postMessage({ id, result });
+    parentPort.postMessage({ id, result, ms: performance.now() - started });
   } catch (error) {
-    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error), ms: performance.now() - started });
   }
 });

@@ -67,3 +67,10 @@ export class TooManyRequests extends DomainError {
     this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
   }
 }
+
+/** The work cannot be done now (the process is stopping); the caller may retry. */
+export class ServiceUnavailable extends DomainError {
+  constructor(message: string) {
+    super("ServiceUnavailable", message);
+  }
+}

@@ -42,7 +42,9 @@ async function locateAll(db: Kysely<Database>, paths: readonly FeatureEnvironmen
 // (a quarter of it, in the write that wakes the backend). Look-ups that arrive in the same turn
 // of the event loop therefore share one query: this doubled GET variants' throughput at 50
 // connections (issue 8). Each query still reads committed data only after every request in it
-// arrived, so no request sees less than it would alone. Nothing is cached between turns.
+// arrived, so no request sees less than it would alone. Nothing is cached between turns. A query
+// that fails fails every request in it: the database being down fails them all anyway, and no
+// path can break the query (text the database cannot store is refused before it gets here).
 const MAX_BATCH = 100;
 const loaders = new WeakMap<Kysely<Database>, DataLoader<FeatureEnvironmentPath, Located>>();
 
