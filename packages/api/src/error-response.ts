@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { isDatabaseUnavailable, isStatementTimeout } from "@vexil/db";
-import { DomainError, TooManyRequests, ValidationError, type ValidationDetail } from "@vexil/services";
+import { DomainError, ServiceUnavailable, TooManyRequests, ValidationError, type ValidationDetail } from "@vexil/services";
 import { ZodError } from "zod";
 
 /** The one error body of contract section 1. */
@@ -72,10 +72,10 @@ function classify(error: unknown): DomainError | { unexpected: unknown } {
   if (error instanceof DomainError) return error;
   if (error instanceof ZodError) return fromZod(error);
   if (isDatabaseUnavailable(error)) {
-    return new DomainError("ServiceUnavailable", "The database cannot be reached right now; try again shortly.");
+    return new ServiceUnavailable("The database cannot be reached right now; try again shortly.");
   }
   if (isStatementTimeout(error)) {
-    return new DomainError("ServiceUnavailable", "The database took too long to answer; try again shortly.");
+    return new ServiceUnavailable("The database took too long to answer; try again shortly.");
   }
   return { unexpected: error };
 }

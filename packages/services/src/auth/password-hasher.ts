@@ -7,7 +7,7 @@ export interface PasswordHasher {
   hash(password: string): Promise<string>;
   /**
    * True when the password matches; false for a wrong password or an unreadable hash. Rejects
-   * with ServiceUnavailable once the hasher is closed: that is no verdict on the password.
+   * (ServiceUnavailable once the hasher is closed) when no verdict could be reached.
    */
   verify(password: string, hash: string): Promise<boolean>;
   /** A hash that matches no password, for making unknown users cost as much as known ones. */
@@ -41,6 +41,9 @@ interface Reply {
   /** How long bcrypt itself took, in the worker. */
   ms: number;
 }
+
+/** bcrypt refused its input (not a bcrypt hash, a cost it does not know): for verify, no match. */
+class HashRefused extends Error {}
 
 const closedError = () => new ServiceUnavailable("The server is stopping; try again shortly.");
 
@@ -94,7 +97,7 @@ export function createPasswordHasher({ workers, cost, busyShare = DEFAULT_BUSY_S
       const job = busy.get(worker);
       busy.delete(worker);
       if (!job) return;
-      if (reply.error !== undefined) job.reject(new Error(reply.error));
+      if (reply.error !== undefined) job.reject(new HashRefused(reply.error));
       else job.resolve(reply.result);
       release(worker, restAfterJob(reply.ms, performance.eventLoopUtilization(job.loop).utilization, busyShare));
       dispatch();
@@ -136,9 +139,10 @@ export function createPasswordHasher({ workers, cost, busyShare = DEFAULT_BUSY_S
       try {
         return (await run("verify", password, hash)) === true;
       } catch (error) {
-        if (error instanceof ServiceUnavailable) throw error;
-        // bcrypt refused the hash itself (not a bcrypt hash, a cost it does not know).
-        return false;
+        // Only bcrypt's own refusal is a verdict; a stopping server or a dead worker is not one,
+        // and must not count as a wrong password.
+        if (error instanceof HashRefused) return false;
+        throw error;
       }
     },
     dummyHash: () => (dummy ??= run("hash", `dummy-${Math.random()}-${Date.now()}`) as Promise<string>),
