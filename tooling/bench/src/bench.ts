@@ -4,7 +4,7 @@
 // 127.0.0.1 only, prints one table, and drops the database. Knobs: see settings.ts.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -23,7 +23,7 @@ const PASSWORD = "bench-password-1234";
 const STORM_USERS = 40;
 const ADMIN_TOKEN = `*:*.${randomBytes(24).toString("hex")}`;
 const SESSION_SECRET = randomBytes(32).toString("hex");
-const SERVER_DIR = new URL("../../../apps/server/", import.meta.url);
+const SERVER_DIR = settings.serverDir ?? new URL("../../../apps/server/", import.meta.url);
 const HERE = new URL(".", import.meta.url);
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -72,7 +72,8 @@ async function main(): Promise<void> {
   const targets: Target[] = [];
   try {
     // The server runs as `pnpm start` runs it: built, as plain JavaScript, with its node flags.
-    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: SERVER_DIR, stdio: "inherit" });
+    // (Checkouts from before the bundle, given as BENCH_SERVER_DIR, start from source instead.)
+    if (existsSync(new URL("scripts/build.mjs", SERVER_DIR))) execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: SERVER_DIR, stdio: "inherit" });
     const server = await startTarget(
       "server",
       [...(settings.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.cpuProfDir}`] : []), ...serverStartArgs(SERVER_DIR)],
@@ -169,14 +170,17 @@ async function main(): Promise<void> {
     // The login storm: the same GET with and without 32 concurrent logins, on the server only.
     const stormGet = variantsOf(admin, settings.stormGetConnections);
     log(`login storm: GET variants (${settings.stormGetConnections} connections) without, then with ${settings.stormLogins} concurrent logins`);
-    // In turns, as the baselines are: without the storm, then with it, `rounds` times.
+    // In turns: without the storm, each baseline (which has no logins to storm), then with the storm.
     const quietSamples: Measured[] = [];
     const stormySamples: Measured[] = [];
+    const baselineSamples = [[], []] as [Measured[], Measured[]];
     let logins = 0;
     let loginSeconds = 0;
     const stormCodes: string[] = [];
     for (let round = 0; round < settings.rounds; round++) {
       quietSamples.push(await measure(server, stormGet, round === 0));
+      baselineSamples[0].push(await measure(memory as Target, stormGet, round === 0));
+      baselineSamples[1].push(await measure(pgBaseline as Target, stormGet, round === 0));
       const storm = await startLoginStorm(server.base, stormUsers, PASSWORD, settings.stormLogins);
       await sleep(2_000);
       const loginsBefore = await storm.ok();
@@ -188,9 +192,10 @@ async function main(): Promise<void> {
     }
     const quiet = medianOf(quietSamples);
     const stormy = medianOf(stormySamples);
+    const stormBaselines = { memory: medianOf(baselineSamples[0]), pg: medianOf(baselineSamples[1]) };
     const loginsPerS = logins / loginSeconds;
-    rows.push({ scenario: "GET variants, no storm", features, server: quiet });
-    rows.push({ scenario: `GET variants, ${settings.stormLogins}-login storm`, features, server: stormy });
+    rows.push({ scenario: "GET variants, no storm", features, server: quiet, ...stormBaselines });
+    rows.push({ scenario: `GET variants, ${settings.stormLogins}-login storm`, features, server: stormy, ...stormBaselines });
 
     console.log("");
     console.log(formatTable(rows));
@@ -199,6 +204,7 @@ async function main(): Promise<void> {
     console.log(
       `p50/p99 in ms; RSS is the peak resident memory of the process under load; vs = req/s of the server over the baseline's; each figure the median of ${settings.rounds} rounds.`,
     );
+    console.log(`login storm rows: ${settings.stormGetConnections} connections; both are paired with the same baselines, measured without the storm.`);
     console.log(`login storm: ${loginsPerS.toFixed(1)} logins/s while measured; statuses by round [${stormCodes.join(" | ")}]`);
     console.log(`login storm p99 by round, without -> with: ${quietSamples.map((q, i) => `${q.stats.p99} -> ${stormySamples[i]?.stats.p99}`).join(", ")} ms`);
     console.log("");

@@ -1,4 +1,7 @@
 // The bench's own knobs. It is a developer tool, not the server, so it reads its environment here.
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
 const num = (name: string, fallback: number): number => {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -30,6 +33,11 @@ export interface BenchSettings {
   changeRequestsElsewhere: number;
   stormLogins: number;
   stormGetConnections: number;
+  /**
+   * The apps/server folder of another checkout (installed, at an earlier commit), to measure that
+   * server with this bench and these baselines: the before/after of an optimisation. Default: ours.
+   */
+  serverDir: URL | undefined;
   /** When set, the server runs with --cpu-prof and writes its profile here. */
   cpuProfDir: string | undefined;
 }
@@ -47,6 +55,7 @@ export function loadBenchSettings(): BenchSettings {
     changeRequestsElsewhere: num("BENCH_OTHER_CHANGE_REQUESTS", 100_000),
     stormLogins: num("BENCH_STORM_LOGINS", 32),
     stormGetConnections: num("BENCH_STORM_GET_CONNECTIONS", 10),
+    serverDir: process.env.BENCH_SERVER_DIR ? pathToFileURL(`${resolve(process.env.BENCH_SERVER_DIR)}/`) : undefined,
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
   };
 }
