@@ -24,9 +24,13 @@ const common = {
   createdAt: z.iso.datetime(),
 };
 
-/** admin-api.md 2.5: one of two shapes; only a Scheduled request carries `schedule`. */
+/**
+ * admin-api.md 2.5: one of two shapes; only a Scheduled request carries `schedule`. Told apart by
+ * `state`, so each response is checked against one shape only: as a plain union, most of the
+ * pending list (Scheduled) was checked twice, and output checks were a sixth of its cost.
+ */
 export const changeRequestSchema = z
-  .union([
+  .discriminatedUnion("state", [
     z.object({ ...common, state: z.enum(["Draft", "In review", "Approved", "Applied", "Cancelled", "Rejected"]) }),
     z.object({
       ...common,
