@@ -173,14 +173,15 @@ async function main(): Promise<void> {
     // In turns: without the storm, each baseline (which has no logins to storm), then with the storm.
     const quietSamples: Measured[] = [];
     const stormySamples: Measured[] = [];
-    const baselineSamples = [[], []] as [Measured[], Measured[]];
+    const memorySamples: Measured[] = [];
+    const pgSamples: Measured[] = [];
     let logins = 0;
     let loginSeconds = 0;
     const stormCodes: string[] = [];
     for (let round = 0; round < settings.rounds; round++) {
       quietSamples.push(await measure(server, stormGet, round === 0));
-      baselineSamples[0].push(await measure(memory as Target, stormGet, round === 0));
-      baselineSamples[1].push(await measure(pgBaseline as Target, stormGet, round === 0));
+      memorySamples.push(await measure(memory as Target, stormGet, round === 0));
+      pgSamples.push(await measure(pgBaseline as Target, stormGet, round === 0));
       const storm = await startLoginStorm(server.base, stormUsers, PASSWORD, settings.stormLogins);
       await sleep(2_000);
       const loginsBefore = await storm.ok();
@@ -192,7 +193,7 @@ async function main(): Promise<void> {
     }
     const quiet = medianOf(quietSamples);
     const stormy = medianOf(stormySamples);
-    const stormBaselines = { memory: medianOf(baselineSamples[0]), pg: medianOf(baselineSamples[1]) };
+    const stormBaselines = { memory: medianOf(memorySamples), pg: medianOf(pgSamples) };
     const loginsPerS = logins / loginSeconds;
     rows.push({ scenario: "GET variants, no storm", features, server: quiet, ...stormBaselines });
     rows.push({ scenario: `GET variants, ${settings.stormLogins}-login storm`, features, server: stormy, ...stormBaselines });

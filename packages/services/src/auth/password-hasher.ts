@@ -82,7 +82,8 @@ export function createPasswordHasher({ workers, cost, busyShare = DEFAULT_BUSY_S
     }
     const timer = setTimeout(() => {
       resting.delete(timer);
-      idle.push(worker);
+      // A worker that died while resting has been replaced already; it must not take jobs.
+      if (all.has(worker)) idle.push(worker);
       dispatch();
     }, restMs);
     resting.add(timer);

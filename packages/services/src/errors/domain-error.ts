@@ -68,7 +68,7 @@ export class TooManyRequests extends DomainError {
   }
 }
 
-/** The work cannot be done now (the process is stopping); the caller may retry. */
+/** The work cannot be done now (the process is stopping, the database cannot be reached); the caller may retry. */
 export class ServiceUnavailable extends DomainError {
   constructor(message: string) {
     super("ServiceUnavailable", message);
