@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { isDatabaseUnavailable, isStatementTimeout } from "@vexil/db";
-import { DomainError, ServiceUnavailable, TooManyRequests, ValidationError, type ValidationDetail } from "@vexil/services";
+import { DomainError, type DomainErrorName, NotFoundError, ServiceUnavailable, TooManyRequests, ValidationError, type ValidationDetail } from "@vexil/services";
 import { ZodError } from "zod";
+import { TransportError, type TransportErrorName } from "./transport-error.ts";
 
 /** The one error body of contract section 1. */
 export interface ErrorBody {
   id: string;
-  name: string;
+  name: ErrorName;
   message: string;
   details?: ValidationDetail[];
 }
@@ -20,7 +21,10 @@ export interface HttpFailure {
   unexpected?: unknown;
 }
 
-// The one place where error names become statuses.
+/** Every name an error body can carry: a rule's, the transport's, or the one for a bug. */
+export type ErrorName = DomainErrorName | TransportErrorName | "InternalError";
+
+// The one place where error names become statuses; `satisfies` makes a missing or extra name a compile error.
 export const STATUS_BY_NAME = {
   ValidationError: 400,
   AuthenticationRequired: 401,
@@ -34,9 +38,7 @@ export const STATUS_BY_NAME = {
   TooManyRequests: 429,
   InternalError: 500,
   ServiceUnavailable: 503,
-} as const satisfies Record<string, number>;
-
-export type ErrorName = keyof typeof STATUS_BY_NAME;
+} as const satisfies Record<ErrorName, number>;
 
 const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
@@ -49,27 +51,27 @@ function fromZod(error: ZodError): ValidationError {
   return new ValidationError(`Request validation failed: ${message}`, details);
 }
 
-function classify(error: unknown): DomainError | { unexpected: unknown } {
+function classify(error: unknown): DomainError | TransportError | { unexpected: unknown } {
   if (error instanceof TRPCError) {
     const cause = error.cause;
-    if (cause instanceof DomainError) return cause;
+    if (cause instanceof DomainError || cause instanceof TransportError) return cause;
     if (cause instanceof ZodError) return fromZod(cause);
     switch (error.code) {
       case "PARSE_ERROR":
       case "BAD_REQUEST":
         return new ValidationError(error.message);
       case "NOT_FOUND":
-        return new DomainError("NotFoundError", error.message);
+        return new NotFoundError(error.message);
       case "METHOD_NOT_SUPPORTED":
-        return new DomainError("MethodNotAllowed", error.message);
+        return new TransportError("MethodNotAllowed", error.message);
       case "PAYLOAD_TOO_LARGE":
-        return new DomainError("PayloadTooLarge", error.message);
+        return new TransportError("PayloadTooLarge", error.message);
       case "UNSUPPORTED_MEDIA_TYPE":
-        return new DomainError("ContentTypeerror", error.message);
+        return new TransportError("ContentTypeerror", error.message);
     }
     return cause === undefined ? { unexpected: error } : classify(cause);
   }
-  if (error instanceof DomainError) return error;
+  if (error instanceof DomainError || error instanceof TransportError) return error;
   if (error instanceof ZodError) return fromZod(error);
   if (isDatabaseUnavailable(error)) {
     return new ServiceUnavailable("The database cannot be reached right now; try again shortly.");
@@ -92,8 +94,8 @@ export function toHttpFailure(error: unknown): HttpFailure {
   const kind = classify(error);
   const id = randomUUID();
   let failure: HttpFailure;
-  if (kind instanceof DomainError) {
-    const status: number = STATUS_BY_NAME[kind.name as ErrorName] ?? 500;
+  if (kind instanceof DomainError || kind instanceof TransportError) {
+    const status: number = STATUS_BY_NAME[kind.name];
     const body: ErrorBody = { id, name: kind.name, message: kind.message };
     const headers: Record<string, string> = {};
     if (kind instanceof ValidationError) body.details = kind.details;

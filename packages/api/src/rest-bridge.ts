@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AnyRouter } from "@trpc/server";
-import { DomainError, ValidationError } from "@vexil/services";
+import { NotFoundError, ValidationError } from "@vexil/services";
 import { checkAccess } from "./access.ts";
 import type { Context } from "./context.ts";
 import { type HttpFailure, toHttpFailure } from "./error-response.ts";
 import { METHODS_WITH_BODY } from "./operation-failures.ts";
+import { TransportError } from "./transport-error.ts";
 import type { Meta } from "./trpc.ts";
 
 interface Route {
@@ -83,8 +84,8 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function payloadTooLarge(limit: number): DomainError {
-  return new DomainError("PayloadTooLarge", `The request body is larger than the limit of ${limit} bytes.`);
+function payloadTooLarge(limit: number): TransportError {
+  return new TransportError("PayloadTooLarge", `The request body is larger than the limit of ${limit} bytes.`);
 }
 
 function parseJson(body: Buffer): unknown {
@@ -151,11 +152,11 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       if (!matched) {
         if (allowed.size > 0) {
           const failure = toHttpFailure(
-            new DomainError("MethodNotAllowed", `${method} is not allowed on ${pathname}; use ${[...allowed].join(", ")}.`),
+            new TransportError("MethodNotAllowed", `${method} is not allowed on ${pathname}; use ${[...allowed].join(", ")}.`),
           );
           return sendFailure(res, { ...failure, headers: { ...failure.headers, allow: [...allowed].join(", ") } });
         }
-        return sendFailure(res, toHttpFailure(new DomainError("NotFoundError", `There is no ${method} ${pathname}.`)));
+        return sendFailure(res, toHttpFailure(new NotFoundError(`There is no ${method} ${pathname}.`)));
       }
 
       const { route, values } = matched;
@@ -170,7 +171,7 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       if (route.hasBody && requestHasBody(req)) {
         const type = req.headers["content-type"] ?? "";
         if (!JSON_TYPE.test(type)) {
-          throw new DomainError(
+          throw new TransportError(
             "ContentTypeerror",
             `Content type "${type || "(none)"}" is not supported; send the body as application/json and set the Content-Type header accordingly.`,
           );

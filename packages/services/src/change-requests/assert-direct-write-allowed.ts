@@ -17,8 +17,7 @@ export async function assertDirectWriteAllowed(
   if (!(await changeRequestsRequiredIn(db, path.projectId, path.environment))) return;
   throw new NoAccessError(
     `Change requests are enabled for the "${path.environment}" environment of the project "${path.projectId}": ` +
-      `propose this change in a change request (POST /api/admin/projects/${path.projectId}/environments/${path.environment}/change-requests), ` +
-      `or ask for the "SKIP_CHANGE_REQUEST" permission.`,
+      `propose this change in a change request, or ask for the "SKIP_CHANGE_REQUEST" permission.`,
     "SKIP_CHANGE_REQUEST",
   );
 }

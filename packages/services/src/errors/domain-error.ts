@@ -1,9 +1,21 @@
+/** The error names business rules may throw; closed, so a misspelt name fails `tsc` instead of becoming a 500 at the edge. */
+export type DomainErrorName =
+  | "ValidationError"
+  | "AuthenticationRequired"
+  | "PasswordMismatch"
+  | "NoAccessError"
+  | "NotFoundError"
+  | "NameExistsError"
+  | "TooManyRequests"
+  | "ServiceUnavailable";
+
 /**
  * The errors business rules throw. Each carries the error name of the contract and a sentence
- * for a person, never an HTTP status: the edge maps names to statuses in one place.
+ * for a person, never an HTTP status or path: the edge maps names to statuses in one place.
  */
 export class DomainError extends Error {
-  constructor(name: string, message: string) {
+  override readonly name: DomainErrorName;
+  constructor(name: DomainErrorName, message: string) {
     super(message);
     this.name = name;
   }
