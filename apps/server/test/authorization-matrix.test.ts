@@ -1,5 +1,5 @@
 import { appRouter } from "@vexil/api";
-import { addChange, changeRequestState, createApiToken, createBanner, createEnvironment, createPersonalToken, createUser, RootRole } from "@vexil/services";
+import { addChange, moveChangeRequest, createApiToken, createBanner, createEnvironment, createPersonalToken, createUser, RootRole } from "@vexil/services";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { type Caller, newCaller, PRINCIPAL_KINDS, type PrincipalKind } from "./support/principal-kinds.ts";
@@ -30,7 +30,7 @@ async function changeRequestInReview(): Promise<number> {
   const by = { kind: "user", userId: author.id, username: author.username as string, rootRole: RootRole.Editor, via: "session" } as const;
   return db.transaction().execute(async (trx) => {
     const id = await addChange(trx, by, { projectId: "default", environment: "production", feature: FEATURE, action: "updateEnabled", payload: { enabled: true } });
-    await changeRequestState(trx, by, "default", id, { state: "In review" });
+    await moveChangeRequest(trx, by, "default", id, { state: "In review" });
     return id;
   });
 }

@@ -3,7 +3,7 @@ import { createDb } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
 import {
   addChange,
-  changeRequestState,
+  moveChangeRequest,
   createApiToken,
   createFeature,
   createPasswordHasher,
@@ -108,7 +108,7 @@ if (serverUrl) {
       const id = await db.transaction().execute(async (trx) => {
         await createFeature(trx, by, "default", { name: feature });
         const id = await addChange(trx, by, { projectId: "default", environment: "production", feature, action: "patchVariant", payload: { variants: [{ name: `v${i}`, weightType: "variable", stickiness: "default" }] } });
-        await changeRequestState(trx, by, "default", id, { state: "In review" });
+        await moveChangeRequest(trx, by, "default", id, { state: "In review" });
         return id;
       });
       requests.push({ id, feature, variant: `v${i}` });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { createDb } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
-import { addChange, changeRequestState, createApiToken, createFeature, createUser, RootRole, setChangeRequestConfig } from "@vexil/services";
+import { addChange, moveChangeRequest, createApiToken, createFeature, createUser, RootRole, setChangeRequestConfig } from "@vexil/services";
 import { sql } from "kysely";
 import pino from "pino";
 import { test } from "uvu";
@@ -72,9 +72,9 @@ if (serverUrl) {
         await db.transaction().execute(async (trx) => {
           await createFeature(trx, by, "default", { name: `sched-${i}` });
           const id = await addChange(trx, by, { projectId: "default", environment: "production", feature: `sched-${i}`, action: "updateEnabled", payload: { enabled: true } });
-          await changeRequestState(trx, by, "default", id, { state: "In review" });
-          await changeRequestState(trx, asApprover, "default", id, { state: "Approved" });
-          await changeRequestState(trx, asApprover, "default", id, { state: "Scheduled", scheduledAt: new Date(Date.now() + 3600_000) });
+          await moveChangeRequest(trx, by, "default", id, { state: "In review" });
+          await moveChangeRequest(trx, asApprover, "default", id, { state: "Approved" });
+          await moveChangeRequest(trx, asApprover, "default", id, { state: "Scheduled", scheduledAt: new Date(Date.now() + 3600_000) });
           return id;
         }),
       );

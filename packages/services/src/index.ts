@@ -75,12 +75,12 @@ export {
 } from "./change-requests/change-request.ts";
 export {
   changeRequestConfig,
-  changeRequestsRequiredIn,
   type ChangeRequestConfig,
   setChangeRequestConfig,
 } from "./change-requests/change-request-settings.ts";
-export { addChange, CHANGE_ACTIONS, type ChangeAction, type NewChange, requireChangeRequest } from "./change-requests/add-change.ts";
-export { changeRequestState, type StateChange, TRANSITIONS } from "./change-requests/change-state.ts";
+export { addChange, CHANGE_ACTIONS, type ChangeAction, type NewChange } from "./change-requests/add-change.ts";
+export { requireChangeRequest } from "./change-requests/require-change-request.ts";
+export { moveChangeRequest, type StateChange, TRANSITIONS } from "./change-requests/move-change-request.ts";
 export { pendingChangeRequestsFor } from "./change-requests/pending-change-requests.ts";
 export { runDueChangeRequests, type SchedulerOutcome } from "./change-requests/run-due-change-requests.ts";
 export { assertDirectWriteAllowed } from "./change-requests/assert-direct-write-allowed.ts";

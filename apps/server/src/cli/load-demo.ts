@@ -1,7 +1,7 @@
 import type { Database } from "@vexil/db";
 import {
   addChange,
-  changeRequestState,
+  moveChangeRequest,
   createEnvironment,
   createFeature,
   createPersonalToken,
@@ -85,10 +85,10 @@ export async function loadDemo(db: Kysely<Database>, hasher: PasswordHasher, pas
         const author = principals[cr.author];
         const id = await addChange(trx, author, { projectId: DEMO_PROJECT.id, environment: cr.environment, feature: cr.feature, action: cr.action, payload: cr.payload });
         for (const step of cr.steps) {
-          if (step === "submit") await changeRequestState(trx, author, DEMO_PROJECT.id, id, { state: "In review" });
+          if (step === "submit") await moveChangeRequest(trx, author, DEMO_PROJECT.id, id, { state: "In review" });
           else {
             const scheduledAt = step.inDays ? new Date(Date.now() + step.inDays * DAY_MS) : undefined;
-            await changeRequestState(trx, principals[step.by], DEMO_PROJECT.id, id, { state: step.state, comment: step.comment, scheduledAt });
+            await moveChangeRequest(trx, principals[step.by], DEMO_PROJECT.id, id, { state: step.state, comment: step.comment, scheduledAt });
           }
         }
         const [view] = await loadChangeRequests(trx, [id]);

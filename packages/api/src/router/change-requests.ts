@@ -3,7 +3,7 @@ import {
   CHANGE_ACTIONS,
   CHANGE_REQUEST_STATES,
   changeRequestConfig,
-  changeRequestState,
+  moveChangeRequest,
   loadChangeRequests,
   pendingChangeRequestsFor,
   requireChangeRequest,
@@ -123,7 +123,7 @@ export const changeRequestsRouter = {
     .output(changeRequestSchema)
     .mutation(async ({ ctx, input }) => {
       await ctx.db.transaction().execute((trx) =>
-        changeRequestState(trx, ctx.principal, input.projectId, input.id, {
+        moveChangeRequest(trx, ctx.principal, input.projectId, input.id, {
           state: input.state,
           comment: input.comment,
           scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : undefined,

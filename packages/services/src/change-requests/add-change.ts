@@ -1,15 +1,18 @@
 import type { Database } from "@vexil/db";
 import { type Kysely, sql } from "kysely";
 import type { Principal } from "../auth/principal.ts";
-import { NoAccessError, NotFoundError, ValidationError } from "../errors/domain-error.ts";
+import { NoAccessError, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { locateFeatureEnvironment } from "../features/locate-feature-environment.ts";
 import { parseVariants } from "../features/parse-variants.ts";
-import { changeRequestsRequiredIn } from "./change-request-settings.ts";
-import { OPEN_STATES } from "./change-request.ts";
+import type { ChangeRequestState } from "./change-request.ts";
+import { enabledChangeRequestSettings } from "./change-request-settings.ts";
 
 export const CHANGE_ACTIONS = ["updateEnabled", "patchVariant"] as const;
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+
+/** A user has at most one open request per project and environment; a change joins it. */
+const OPEN_STATES: ChangeRequestState[] = ["Draft", "In review", "Approved"];
 
 export interface NewChange {
   projectId: string;
@@ -44,7 +47,7 @@ export async function addChange(trx: Kysely<Database>, by: Principal, change: Ne
   if (by.kind !== "user") throw new NoAccessError("Change requests are proposed by users; log in or use a personal access token.");
   const payload = validatePayload(change.action, change.payload);
   await locateFeatureEnvironment(trx, { projectId: change.projectId, featureName: change.feature, environment: change.environment });
-  const settings = await changeRequestsRequiredIn(trx, change.projectId, change.environment);
+  const settings = await enabledChangeRequestSettings(trx, change.projectId, change.environment);
   if (!settings) {
     throw new ValidationError(`Change requests are not enabled for the "${change.environment}" environment of the project "${change.projectId}".`);
   }
@@ -92,12 +95,4 @@ export async function addChange(trx: Kysely<Database>, by: Principal, change: Ne
     data: { changeRequestId: request.id, changeId: inserted.id, action: change.action, payload, previousState: request.state },
   });
   return request.id;
-}
-
-export async function requireChangeRequest(db: Kysely<Database>, projectId: string, id: number) {
-  const project = await db.selectFrom("projects").select("id").where("id", "=", projectId).executeTakeFirst();
-  if (!project) throw new NotFoundError(`There is no project "${projectId}".`);
-  const row = await db.selectFrom("change_requests").selectAll().where("id", "=", id).where("project_id", "=", projectId).executeTakeFirst();
-  if (!row) throw new NotFoundError(`There is no change request ${id} in the project "${projectId}".`);
-  return row;
 }

@@ -1,21 +1,32 @@
 import type { Database } from "@vexil/db";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Principal } from "../auth/principal.ts";
 import { ValidationError } from "../errors/domain-error.ts";
+import { appendEvent } from "../events/append-event.ts";
 import { replaceFeatureEnvironmentVariants } from "../features/replace-feature-environment-variants.ts";
 import { setFeatureEnvironmentEnabled } from "../features/set-feature-environment-enabled.ts";
+import type { ChangeRequestRow } from "./require-change-request.ts";
 
 /**
- * Carries out a request's changes, in order, through the same services and validation as direct
- * writes, in the caller's transaction: a change that is no longer valid throws and the caller's
- * rollback leaves everything as it was. Anything but a validation failure is reported as one,
- * since the cause is the stored change, not the request that applies it.
+ * Carries out a request's changes and marks it Applied, in the caller's transaction; the one
+ * apply path, so a manual and a scheduled apply write the same changes and the same event
+ * (`by` is null for the scheduler). A change that is no longer valid throws and the caller's
+ * rollback leaves everything as it was.
  */
-export async function applyChangeRequestChanges(
-  trx: Kysely<Database>,
-  by: Principal | null,
-  request: { id: number; project_id: string; environment_name: string },
-): Promise<void> {
+export async function applyChangeRequest(trx: Kysely<Database>, by: Principal | null, request: ChangeRequestRow): Promise<void> {
+  await applyChanges(trx, by, request);
+  await trx.updateTable("change_requests").set({ state: "Applied", updated_at: sql<Date>`now()` }).where("id", "=", request.id).execute();
+  await appendEvent(trx, by, {
+    type: "change-request-applied",
+    project: request.project_id,
+    environment: request.environment_name,
+    data: { id: request.id, state: "Applied" },
+    preData: { id: request.id, state: request.state },
+  });
+}
+
+// Any failure is reported as a validation failure, since its cause is the stored change, not the request that applies it.
+async function applyChanges(trx: Kysely<Database>, by: Principal | null, request: ChangeRequestRow): Promise<void> {
   const changes = await trx.selectFrom("change_request_changes").selectAll().where("change_request_id", "=", request.id).orderBy("id").execute();
   for (const change of changes) {
     const path = { projectId: request.project_id, featureName: change.feature_name, environment: request.environment_name };

@@ -2,7 +2,7 @@ import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
 import { type Principal, principalHasPermission } from "../auth/principal.ts";
 import { NoAccessError } from "../errors/domain-error.ts";
-import { changeRequestsRequiredIn } from "./change-request-settings.ts";
+import { enabledChangeRequestSettings } from "./change-request-settings.ts";
 
 /**
  * Where change requests are enabled, a direct write is the four-eyes rule's bypass: only holders
@@ -14,7 +14,7 @@ export async function assertDirectWriteAllowed(
   path: { projectId: string; environment: string },
 ): Promise<void> {
   if (principalHasPermission(by, "SKIP_CHANGE_REQUEST")) return;
-  if (!(await changeRequestsRequiredIn(db, path.projectId, path.environment))) return;
+  if (!(await enabledChangeRequestSettings(db, path.projectId, path.environment))) return;
   throw new NoAccessError(
     `Change requests are enabled for the "${path.environment}" environment of the project "${path.projectId}": ` +
       `propose this change in a change request, or ask for the "SKIP_CHANGE_REQUEST" permission.`,

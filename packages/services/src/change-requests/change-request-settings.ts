@@ -3,17 +3,13 @@ import type { Kysely } from "kysely";
 import type { Principal } from "../auth/principal.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
+import { requireProject } from "../projects/require-project.ts";
 
 export interface ChangeRequestConfig {
   environment: string;
   type: string;
   changeRequestsEnabled: boolean;
   requiredApprovals: number;
-}
-
-async function requireProject(db: Kysely<Database>, projectId: string): Promise<void> {
-  const found = await db.selectFrom("projects").select("id").where("id", "=", projectId).executeTakeFirst();
-  if (!found) throw new NotFoundError(`There is no project "${projectId}".`);
 }
 
 /** The change-request settings of every environment enabled in a project. */
@@ -38,6 +34,7 @@ export async function changeRequestConfig(db: Kysely<Database>, projectId: strin
   }));
 }
 
+/** Turns change requests on or off for an environment enabled in the project, and records who did. */
 export async function setChangeRequestConfig(
   trx: Kysely<Database>,
   by: Principal | null,
@@ -64,8 +61,8 @@ export async function setChangeRequestConfig(
   return { environment, type: env.type, ...settings };
 }
 
-/** The settings of one environment, or null when change requests are off there. */
-export async function changeRequestsRequiredIn(db: Kysely<Database>, projectId: string, environment: string): Promise<{ requiredApprovals: number } | null> {
+/** The settings of one environment where change requests are on, or null when they are off there. */
+export async function enabledChangeRequestSettings(db: Kysely<Database>, projectId: string, environment: string): Promise<{ requiredApprovals: number } | null> {
   const row = await db
     .selectFrom("change_request_settings")
     .select("required_approvals")

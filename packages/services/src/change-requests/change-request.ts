@@ -6,8 +6,6 @@ export const CHANGE_REQUEST_STATES = ["Draft", "In review", "Approved", "Applied
 export type ChangeRequestState = (typeof CHANGE_REQUEST_STATES)[number];
 /** Contract 3.4: what "pending" means. */
 export const PENDING_STATES: ChangeRequestState[] = ["Draft", "In review", "Approved", "Scheduled"];
-/** A user has at most one open request per project and environment. */
-export const OPEN_STATES: ChangeRequestState[] = ["Draft", "In review", "Approved"];
 
 export interface Actor {
   id: number;

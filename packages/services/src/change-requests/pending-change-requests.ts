@@ -1,7 +1,7 @@
 import { type Database, preparedStatement } from "@vexil/db";
 import { CompiledQuery, type Kysely } from "kysely";
 import type { Principal } from "../auth/principal.ts";
-import { NotFoundError } from "../errors/domain-error.ts";
+import { projectNotFound } from "../projects/require-project.ts";
 import { type ChangeRequestView, loadChangeRequests, PENDING_STATES } from "./change-request.ts";
 
 // Dashboards poll this; written once as SQL and prepared per connection (see loadChangeRequests).
@@ -26,7 +26,7 @@ export async function pendingChangeRequestsFor(db: Kysely<Database>, by: Princip
   const userId = by.kind === "user" ? by.userId : 0;
   const { rows } = await db.executeQuery<{ projectExists: boolean; ids: number[] }>(CompiledQuery.raw(PENDING_SQL, [projectId, userId, PENDING_STATES]));
   const found = rows[0] as { projectExists: boolean; ids: number[] };
-  if (!found.projectExists) throw new NotFoundError(`There is no project "${projectId}".`);
+  if (!found.projectExists) throw projectNotFound(projectId);
   if (by.kind !== "user") return [];
   return loadChangeRequests(db, found.ids);
 }

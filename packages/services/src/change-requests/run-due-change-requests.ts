@@ -1,7 +1,7 @@
 import type { Database } from "@vexil/db";
 import { type Kysely, sql } from "kysely";
 import { appendEvent } from "../events/append-event.ts";
-import { applyChangeRequestChanges } from "./apply-change-request.ts";
+import { applyChangeRequest } from "./apply-change-request.ts";
 
 export interface SchedulerOutcome {
   applied: number[];
@@ -33,23 +33,15 @@ export async function runDueChangeRequests(db: Kysely<Database>, limit = 100): P
           .executeTakeFirst();
         if (!request) return undefined;
         try {
-          await applyChangeRequestChanges(trx, null, request);
+          await applyChangeRequest(trx, null, request);
         } catch (error) {
           throw new ScheduledApplyFailed(request.id, error);
         }
-        await trx.updateTable("change_requests").set({ state: "Applied", updated_at: sql<Date>`now()` }).where("id", "=", request.id).execute();
-        await appendEvent(trx, null, {
-          type: "change-request-applied",
-          project: request.project_id,
-          environment: request.environment_name,
-          data: { id: request.id, state: "Applied", scheduled: true },
-          preData: { id: request.id, state: "Scheduled" },
-        });
         return request.id;
       });
     } catch (error) {
       if (!(error instanceof ScheduledApplyFailed)) throw error;
-      await markFailed(db, error.changeRequestId, error.reason);
+      await markScheduleFailed(db, error.changeRequestId, error.reason);
       outcome.failed.push(error.changeRequestId);
       continue;
     }
@@ -68,7 +60,7 @@ class ScheduledApplyFailed extends Error {
 }
 
 // The failed apply was rolled back; the failure is recorded on the request in a transaction of its own.
-async function markFailed(db: Kysely<Database>, id: number, reason: string): Promise<void> {
+async function markScheduleFailed(db: Kysely<Database>, id: number, reason: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const request = await trx
       .selectFrom("change_requests")

@@ -4,9 +4,9 @@ import type { Permission } from "../auth/permissions.ts";
 import { isAdmin, type Principal, principalHasPermission } from "../auth/principal.ts";
 import { NoAccessError, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
-import { requireChangeRequest } from "./add-change.ts";
-import { applyChangeRequestChanges } from "./apply-change-request.ts";
+import { applyChangeRequest } from "./apply-change-request.ts";
 import type { ChangeRequestState } from "./change-request.ts";
+import { requireChangeRequest } from "./require-change-request.ts";
 
 /** Contract 3.4: from each state, the states it may move to. */
 export const TRANSITIONS: Record<ChangeRequestState, ChangeRequestState[]> = {
@@ -25,7 +25,7 @@ export interface StateChange {
   scheduledAt?: Date | undefined;
 }
 
-function require(by: Principal, permission: Permission, environment: string): void {
+function requirePermission(by: Principal, permission: Permission, environment: string): void {
   if (!principalHasPermission(by, permission)) throw NoAccessError.forPermission(permission, environment);
 }
 
@@ -33,10 +33,9 @@ function require(by: Principal, permission: Permission, environment: string): vo
  * Moves a change request to another state under the rules of contract 3.4, in the caller's
  * transaction; applying carries the changes out in that same transaction.
  */
-export async function changeRequestState(trx: Kysely<Database>, by: Principal, projectId: string, id: number, change: StateChange): Promise<void> {
-  const found = await requireChangeRequest(trx, projectId, id);
-  // Lock the row: two approvers, or an approver and the scheduler, must not both act on one state.
-  const request = await trx.selectFrom("change_requests").selectAll().where("id", "=", found.id).forUpdate().executeTakeFirstOrThrow();
+export async function moveChangeRequest(trx: Kysely<Database>, by: Principal, projectId: string, id: number, change: StateChange): Promise<void> {
+  // The row is locked: two approvers, or an approver and the scheduler, must not both act on one state.
+  const request = await requireChangeRequest(trx, projectId, id, { forUpdate: true });
   const from = request.state as ChangeRequestState;
   const allowed = TRANSITIONS[from];
   if (!allowed.includes(change.state)) {
@@ -58,7 +57,7 @@ export async function changeRequestState(trx: Kysely<Database>, by: Principal, p
       break;
     }
     case "Approved": {
-      require(by, "APPROVE_CHANGE_REQUEST", env);
+      requirePermission(by, "APPROVE_CHANGE_REQUEST", env);
       if (by.kind !== "user") throw new NoAccessError("Approvals are given by users; log in or use a personal access token.");
       if (isAuthor && !isAdmin(by)) throw new NoAccessError("You cannot approve your own change request.");
       await trx
@@ -77,7 +76,7 @@ export async function changeRequestState(trx: Kysely<Database>, by: Principal, p
       break;
     }
     case "Rejected": {
-      require(by, "APPROVE_CHANGE_REQUEST", env);
+      requirePermission(by, "APPROVE_CHANGE_REQUEST", env);
       if (by.kind !== "user") throw new NoAccessError("Rejections are given by users; log in or use a personal access token.");
       if (isAuthor && !isAdmin(by)) throw new NoAccessError("You cannot reject your own change request; cancel it instead.");
       await trx.insertInto("change_request_reviews").values({ change_request_id: id, kind: "rejection", user_id: by.userId, text: change.comment ?? null }).execute();
@@ -87,7 +86,7 @@ export async function changeRequestState(trx: Kysely<Database>, by: Principal, p
       if (!isAuthor && !isAdmin(by)) throw new NoAccessError("Only the author or an Admin can cancel a change request.");
       break;
     case "Scheduled": {
-      require(by, "APPLY_CHANGE_REQUEST", env);
+      requirePermission(by, "APPLY_CHANGE_REQUEST", env);
       if (!change.scheduledAt) throw new ValidationError("Scheduling needs `scheduledAt`.", [{ path: "scheduledAt", message: "required" }]);
       const { future } = (await sql<{ future: boolean }>`select ${change.scheduledAt}::timestamptz > now() as future`.execute(trx)).rows[0] as { future: boolean };
       if (!future) throw new ValidationError("`scheduledAt` must be in the future.", [{ path: "scheduledAt", message: "must be in the future" }]);
@@ -95,14 +94,14 @@ export async function changeRequestState(trx: Kysely<Database>, by: Principal, p
       break;
     }
     case "Applied":
-      require(by, "APPLY_CHANGE_REQUEST", env);
-      await applyChangeRequestChanges(trx, by, request);
+      requirePermission(by, "APPLY_CHANGE_REQUEST", env);
       break;
   }
 
   if (change.comment && change.state !== "Approved" && change.state !== "Rejected" && by.kind === "user") {
     await trx.insertInto("change_request_reviews").values({ change_request_id: id, kind: "comment", user_id: by.userId, text: change.comment }).execute();
   }
+  if (next === "Applied") return applyChangeRequest(trx, by, request);
   await trx
     .updateTable("change_requests")
     .set({ state: next, updated_at: sql<Date>`now()`, ...updates })
