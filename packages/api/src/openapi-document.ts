@@ -4,6 +4,7 @@ import type { AnyRouter } from "@trpc/server";
 import { errorResponses, errorSchema } from "./openapi-errors.ts";
 import { OPERATION_EXAMPLES, type OperationExample } from "./operation-examples.ts";
 import { operationFailures } from "./operation-failures.ts";
+import { restRoutes } from "./rest-routes.ts";
 import { SESSION_COOKIE } from "./session-cookie.ts";
 import type { Meta } from "./trpc.ts";
 
@@ -25,11 +26,6 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
 
 const ANY_CREDENTIALS: SecurityRequirementObject[] = [{ apiToken: [] }, { sessionCookie: [] }];
 
-interface DocumentedProcedure {
-  procedurePath: string;
-  meta: Meta;
-}
-
 /**
  * The OpenAPI 3.1 document of the REST surface. trpc-to-openapi writes paths and schemas from the
  * router; then every operation gets what the REST bridge really does: its success status, the
@@ -46,12 +42,7 @@ export function createOpenApiDocument(router: AnyRouter, info: { version: string
     securitySchemes: SECURITY_SCHEMES,
   });
 
-  const documented = new Map<string, DocumentedProcedure>();
-  const procedures = router._def.procedures as Record<string, { _def: { meta?: Meta } }>;
-  for (const [procedurePath, procedure] of Object.entries(procedures)) {
-    const meta = procedure._def.meta;
-    if (meta?.openapi) documented.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { procedurePath, meta });
-  }
+  const documented = new Map(restRoutes(router).map((route) => [`${route.method.toLowerCase()} ${route.path}`, route]));
 
   const schemas = { ...doc.components?.schemas };
   // trpc-to-openapi's own error shapes are not what the server sends.
@@ -67,7 +58,7 @@ export function createOpenApiDocument(router: AnyRouter, info: { version: string
       if (operation.requestBody) operation.requestBody = requestBodyOf(operation.requestBody as RequestBodyObject, found.meta, example);
       operation.responses = {
         [String(found.meta.successStatus ?? 200)]: successOf(operation.responses?.["200"] as ResponseObject, example),
-        ...errorResponses(operationFailures(found.meta)),
+        ...errorResponses(operationFailures(found)),
       };
     }
   }

@@ -1,15 +1,9 @@
 import type { ErrorName } from "./error-response.ts";
-import type { Meta } from "./trpc.ts";
-
-/** Methods whose requests the REST bridge reads a body for. */
-export const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
+import type { RestRoute } from "./rest-routes.ts";
 
 /** Which error names one REST operation can answer, in the contract's check order. */
-export function operationFailures(meta: Meta): ErrorName[] {
-  const openapi = meta.openapi;
-  if (!openapi) return [];
-  const hasParams = /\{\w+\}/.test(openapi.path);
-  const hasBody = METHODS_WITH_BODY.has(openapi.method);
+export function operationFailures({ meta, params, hasBody }: RestRoute): ErrorName[] {
+  const hasParams = params.length > 0;
   const names: ErrorName[] = [];
   if ((meta.access ?? "authenticated") !== "public") {
     // A client or frontend token is refused on every admin route, whatever the permission.

@@ -4,19 +4,11 @@ import { NotFoundError, ValidationError } from "@vexil/services";
 import { checkAccess } from "./access.ts";
 import type { Context } from "./context.ts";
 import { type HttpFailure, toHttpFailure } from "./error-response.ts";
-import { METHODS_WITH_BODY } from "./operation-failures.ts";
+import { type RestRoute, restRoutes } from "./rest-routes.ts";
 import { TransportError } from "./transport-error.ts";
-import type { Meta } from "./trpc.ts";
 
-interface Route {
-  method: string;
-  /** The documented path, e.g. `/api/admin/projects/{projectId}/features`. */
-  path: string;
+interface MatchableRoute extends RestRoute {
   pattern: RegExp;
-  params: string[];
-  procedurePath: string;
-  meta: Meta;
-  hasBody: boolean;
 }
 
 export interface RestBridgeOptions {
@@ -29,33 +21,14 @@ export type RestHandler = (req: IncomingMessage, res: ServerResponse, ctx: Conte
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
-function compileRoutes(router: AnyRouter): Route[] {
-  const routes: Route[] = [];
-  const procedures = router._def.procedures as Record<string, { _def: { meta?: Meta } }>;
-  for (const [procedurePath, procedure] of Object.entries(procedures)) {
-    const meta = procedure._def.meta;
-    const openapi = meta?.openapi;
-    if (!meta || !openapi || openapi.enabled === false) continue;
-    const params: string[] = [];
-    const source = openapi.path
+function compileRoutes(router: AnyRouter): MatchableRoute[] {
+  const routes = restRoutes(router).map((route) => {
+    const source = route.path
       .split("/")
-      .map((segment) => {
-        const param = /^\{(\w+)\}$/.exec(segment);
-        if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-        params.push(param[1] as string);
-        return "([^/]+)";
-      })
+      .map((segment) => (/^\{\w+\}$/.test(segment) ? "([^/]+)" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
       .join("/");
-    routes.push({
-      method: openapi.method,
-      path: openapi.path,
-      pattern: new RegExp(`^${source}/?$`),
-      params,
-      procedurePath,
-      meta,
-      hasBody: METHODS_WITH_BODY.has(openapi.method),
-    });
-  }
+    return { ...route, pattern: new RegExp(`^${source}/?$`) };
+  });
   // Literal segments win over parameters: `/banners/{id}` must not swallow a literal sibling.
   return routes.sort((a, b) => a.params.length - b.params.length);
 }
@@ -137,7 +110,7 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
       const method = req.method ?? "GET";
 
-      let matched: { route: Route; values: string[] } | undefined;
+      let matched: { route: MatchableRoute; values: string[] } | undefined;
       const allowed = new Set<string>();
       for (const route of routes) {
         const m = route.pattern.exec(pathname);

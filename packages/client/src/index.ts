@@ -1,5 +1,6 @@
 export { createRestClient, type RestClient, type RestClientOptions } from "./rest-client.ts";
 export { createTrpcClient, toVexilApiError, type TrpcClientOptions } from "./trpc-client.ts";
 export { VexilApiError, type VexilErrorDetail } from "./vexil-api-error.ts";
-export { REST_ROUTES, type RestRoute } from "./rest-routes.ts";
+export { REST_ROUTES } from "./rest-routes.ts";
+export type { RestRoute } from "./rest-route.ts";
 export type { AppRouter, RouterInputs, RouterOutputs } from "./procedures.ts";

@@ -1,6 +1,7 @@
 import { type Dispatcher, request } from "undici";
 import type { RouterInputs, RouterOutputs } from "./procedures.ts";
-import { REST_ROUTES, type RestRoute } from "./rest-routes.ts";
+import type { RestRoute } from "./rest-route.ts";
+import { REST_ROUTES } from "./rest-routes.ts";
 import { VexilApiError } from "./vexil-api-error.ts";
 
 export interface RestClientOptions {
@@ -26,7 +27,6 @@ export type RestClient = {
 };
 
 const SESSION_COOKIE = "vexil-session";
-const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 
 /**
  * A REST client on undici. Every failure the server answers is thrown as a `VexilApiError`; a
@@ -59,7 +59,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
     if (options.token) headers.authorization = options.token;
     else if (sessionCookie) headers.cookie = sessionCookie;
     let body: string | undefined;
-    if (METHODS_WITH_BODY.has(route.method)) {
+    if (route.hasBody) {
       headers["content-type"] = "application/json";
       body = JSON.stringify(route.body ? fields[route.body] : fields);
     }
