@@ -1,7 +1,7 @@
 export { appRouter, type AppRouter } from "./root.ts";
 export type { ApiDeps, Context, Logger } from "./context.ts";
 export { createRestBridge, sendFailure, sendJson, type RestHandler } from "./rest-bridge.ts";
-export { toHttpFailure, type ErrorBody, type HttpFailure } from "./error-response.ts";
+export { toHttpFailure, type ErrorBody, type ErrorName, type HttpFailure } from "./error-response.ts";
 export { createOpenApiDocument } from "./openapi-document.ts";
 export { restRoutes, type RestRoute } from "./rest-routes.ts";
 export { createTrpcHandler, type TrpcHandler } from "./trpc-handler.ts";

@@ -1,12 +1,13 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { DomainError, NotFoundError, type Principal } from "@vexil/services";
+import { NotFoundError, type Principal } from "@vexil/services";
 import { request } from "undici";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { z } from "zod";
 import type { Context, Logger } from "../src/context.ts";
+import type { ErrorName } from "../src/error-response.ts";
 import { createOpenApiDocument } from "../src/openapi-document.ts";
 import { createRestBridge } from "../src/rest-bridge.ts";
 import { protectedProcedure, publicProcedure, router } from "../src/trpc.ts";
@@ -86,12 +87,13 @@ async function call(method: string, path: string, body?: string, headers: Record
   return { status: res.statusCode, headers: res.headers, json: text ? JSON.parse(text) : undefined };
 }
 
-function assertErrorBody(json: any, name: string) {
-  assert.type(json.id, "string");
-  assert.match(json.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-  assert.is(json.name, name);
-  assert.type(json.message, "string");
-  assert.ok(json.message.length > 0);
+/** A failure in the one error body, with the expected status and name. */
+function assertError(res: { status: number; json: any }, status: number, name: ErrorName, label?: string) {
+  assert.is(res.status, status, label ?? JSON.stringify(res.json));
+  assert.match(res.json.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.is(res.json.name, name);
+  assert.type(res.json.message, "string");
+  assert.ok(res.json.message.length > 0);
 }
 
 test("a success answers the declared status with the procedure's output", async () => {
@@ -113,8 +115,7 @@ test("an array body goes to the declared body field", async () => {
 
 test("schema failures are 400 ValidationError with details naming each field", async () => {
   const res = await call("POST", "/things/a", JSON.stringify({ name: "", size: "big", extra: 1 }));
-  assert.is(res.status, 400);
-  assertErrorBody(res.json, "ValidationError");
+  assertError(res, 400, "ValidationError");
   const paths = res.json.details.map((d: { path: string }) => d.path).sort();
   assert.equal(paths, ["", "name", "size"]);
   assert.ok(res.json.details.every((d: { message: string }) => typeof d.message === "string" && d.message.length > 0));
@@ -122,23 +123,20 @@ test("schema failures are 400 ValidationError with details naming each field", a
 
 test("malformed JSON is 400 ValidationError", async () => {
   const res = await call("POST", "/things/a", "{\"name\": ");
-  assert.is(res.status, 400);
-  assertErrorBody(res.json, "ValidationError");
+  assertError(res, 400, "ValidationError");
   assert.match(res.json.message, /not valid JSON/);
   assert.equal(res.json.details, [{ path: "", message: "malformed JSON" }]);
 });
 
 test("an empty body is judged by the schema: 400 naming the missing field", async () => {
   const res = await call("POST", "/things/a", "");
-  assert.is(res.status, 400);
-  assertErrorBody(res.json, "ValidationError");
+  assertError(res, 400, "ValidationError");
   assert.ok(res.json.details.some((d: { path: string }) => d.path === "name"));
 });
 
 test("a JSON body that is not an object is 400", async () => {
   const res = await call("POST", "/things/a", "[1]");
-  assert.is(res.status, 400);
-  assertErrorBody(res.json, "ValidationError");
+  assertError(res, 400, "ValidationError");
 });
 
 test("a path parameter in the body is refused rather than silently overridden", async () => {
@@ -150,48 +148,41 @@ test("a path parameter in the body is refused rather than silently overridden", 
 test("wrong content type is 415 ContentTypeerror", async () => {
   for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/jsonx"]) {
     const res = await call("POST", "/things/a", "name=x", { "content-type": type });
-    assert.is(res.status, 415, type);
-    assertErrorBody(res.json, "ContentTypeerror");
+    assertError(res, 415, "ContentTypeerror", type);
   }
 });
 
 test("a body over the limit is 413 PayloadTooLarge", async () => {
   const res = await call("POST", "/things/a", JSON.stringify({ name: "x".repeat(2000) }));
-  assert.is(res.status, 413);
-  assertErrorBody(res.json, "PayloadTooLarge");
+  assertError(res, 413, "PayloadTooLarge");
 });
 
 test("an unknown route is 404 NotFoundError", async () => {
   const res = await call("GET", "/nowhere");
-  assert.is(res.status, 404);
-  assertErrorBody(res.json, "NotFoundError");
+  assertError(res, 404, "NotFoundError");
 });
 
 test("a known path with the wrong method is 405 with Allow", async () => {
   const res = await call("DELETE", "/things/a");
-  assert.is(res.status, 405);
+  assertError(res, 405, "MethodNotAllowed");
   assert.is(res.headers.allow, "POST");
-  assertErrorBody(res.json, "MethodNotAllowed");
 });
 
 test("broken URL encoding in a path parameter is 400", async () => {
   const res = await call("GET", "/missing/%E0%A4%A");
-  assert.is(res.status, 400);
-  assertErrorBody(res.json, "ValidationError");
+  assertError(res, 400, "ValidationError");
 });
 
 test("a domain error keeps its name and message", async () => {
   const res = await call("GET", "/missing/zed");
-  assert.is(res.status, 404);
-  assertErrorBody(res.json, "NotFoundError");
+  assertError(res, 404, "NotFoundError");
   assert.is(res.json.message, 'No thing named "zed".');
 });
 
 test("an unexpected error is 500 with nothing internal, logged under the same id", async () => {
   logged.length = 0;
   const res = await call("GET", "/broken");
-  assert.is(res.status, 500);
-  assertErrorBody(res.json, "InternalError");
+  assertError(res, 500, "InternalError");
   assert.equal(Object.keys(res.json).sort(), ["id", "message", "name"]);
   assert.not.match(res.json.message, /secret_table|srv|at /);
   assert.equal(logged.length, 1);
@@ -202,18 +193,15 @@ test("an unexpected error is 500 with nothing internal, logged under the same id
 
 test("an unreachable database is 503 ServiceUnavailable with Retry-After", async () => {
   const res = await call("GET", "/unavailable");
-  assert.is(res.status, 503);
-  assertErrorBody(res.json, "ServiceUnavailable");
+  assertError(res, 503, "ServiceUnavailable");
   assert.is(res.headers["retry-after"], "5");
 });
 
 test("401 comes before 415 and 400; 403 names the permission and environment", async () => {
   const anonymous = await call("POST", "/guarded/production", "not json", { "content-type": "text/plain" });
-  assert.is(anonymous.status, 401);
-  assertErrorBody(anonymous.json, "AuthenticationRequired");
+  assertError(anonymous, 401, "AuthenticationRequired");
   const forbidden = await call("POST", "/guarded/production", "not json", { "content-type": "text/plain", authorization: "viewer" });
-  assert.is(forbidden.status, 403);
-  assertErrorBody(forbidden.json, "NoAccessError");
+  assertError(forbidden, 403, "NoAccessError");
   assert.is(
     forbidden.json.message,
     'You need the "UPDATE_INSTANCE_BANNERS" permission to perform this action in the "production" environment.',
