@@ -5,9 +5,8 @@ import type { Kysely } from "kysely";
 import { type PeriodicTask, startPeriodicTask } from "./periodic-task.ts";
 
 /**
- * Applies due Scheduled change requests every `intervalMs`. Every instance runs one; the row
- * locks in runDueChangeRequests make sure each request is applied once, whichever instance
- * gets there first, and the first pass at start applies what came due while none ran.
+ * Applies due Scheduled change requests at start and every `intervalMs` on every instance (the
+ * row locks of runDueChangeRequests apply each one once), so nothing waits for a particular instance.
  */
 export function startChangeRequestScheduler(db: Kysely<Database>, log: Logger, intervalMs: number): PeriodicTask {
   return startPeriodicTask(log, "processing scheduled change requests", intervalMs, async () => {

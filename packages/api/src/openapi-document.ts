@@ -27,10 +27,9 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
 const ANY_CREDENTIALS: SecurityRequirementObject[] = [{ apiToken: [] }, { sessionCookie: [] }];
 
 /**
- * The OpenAPI 3.1 document of the REST surface. trpc-to-openapi writes paths and schemas from the
- * router; then every operation gets what the REST bridge really does: its success status, the
- * bare array body of `bodyField` routes, each error status it can answer (all with the one Error
- * schema), its credentials, and examples.
+ * The OpenAPI 3.1 document of the REST surface: trpc-to-openapi's paths and schemas, corrected to
+ * what the REST bridge really does (success status, bare array bodies, every error status with
+ * the one Error schema, credentials, examples).
  */
 export function createOpenApiDocument(router: AnyRouter, info: { version: string; baseUrl?: string }): OpenAPIObject {
   const doc = generateOpenApiDocument(router, {

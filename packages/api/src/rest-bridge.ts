@@ -95,9 +95,9 @@ export function sendFailure(res: ServerResponse, failure: HttpFailure): void {
 }
 
 /**
- * Serves the router's procedures at the paths their `meta.openapi` documents, in the contract's
- * check order: route, 401, 403, 415, 413, 400, then the procedure. Calls go through a tRPC caller,
- * so middleware and zod validation are the same as on `/trpc`.
+ * Serves the router's procedures at the paths their `meta.openapi` documents, checking in the
+ * contract's order (route, 401, 403, 415, 413, 400), through a tRPC caller so that middleware and
+ * zod validation are the same as on `/trpc`.
  */
 export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): RestHandler {
   const routes = compileRoutes(router);

@@ -7,7 +7,7 @@ import { VexilApiError } from "./vexil-api-error.ts";
 export interface RestClientOptions {
   /** Where the server listens, e.g. `http://127.0.0.1:4242`. */
   baseUrl: string;
-  /** An admin API token or a personal access token. Without one, call `auth.login` first. */
+  /** An admin API token or a personal access token; without one, call `auth.login` first. */
   token?: string;
   /** An undici dispatcher (an Agent, a Pool, a ProxyAgent); undici's global one when absent. */
   dispatcher?: Dispatcher;
@@ -29,8 +29,8 @@ export type RestClient = {
 const SESSION_COOKIE = "vexil-session";
 
 /**
- * A REST client on undici. Every failure the server answers is thrown as a `VexilApiError`; a
- * login keeps the session cookie and sends it with every later call, unless a token was given.
+ * A REST client on undici: every failure the server answers is thrown as a `VexilApiError`, and
+ * a login's session cookie goes with every later call unless a token was given.
  */
 export function createRestClient(options: RestClientOptions): RestClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");

@@ -39,9 +39,9 @@ function validatePayload(action: ChangeAction, payload: unknown): unknown {
 }
 
 /**
- * Adds a change to the caller's open change request for that environment, creating a Draft when
- * there is none. A change to a request in review or approved sends it back to review and clears
- * its approvals, so nobody's approval covers a change they did not see. Returns the request id.
+ * Adds a change to the caller's open request for that environment (a new Draft when there is
+ * none) and returns its id; a request in review or approved goes back to review without its
+ * approvals, so that nobody's approval covers a change they did not see.
  */
 export async function addChange(trx: Kysely<Database>, by: Principal, change: NewChange): Promise<number> {
   if (by.kind !== "user") throw new NoAccessError("Change requests are proposed by users; log in or use a personal access token.");

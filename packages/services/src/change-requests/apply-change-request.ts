@@ -8,10 +8,9 @@ import { setFeatureEnvironmentEnabled } from "../features/set-feature-environmen
 import type { ChangeRequestRow } from "./require-change-request.ts";
 
 /**
- * Carries out a request's changes and marks it Applied, in the caller's transaction; the one
- * apply path, so a manual and a scheduled apply write the same changes and the same event
- * (`by` is null for the scheduler). A change that is no longer valid throws and the caller's
- * rollback leaves everything as it was.
+ * Carries out a request's changes and marks it Applied in the caller's transaction (whose
+ * rollback undoes a change that is no longer valid); the one apply path, so that a manual and a
+ * scheduled apply (`by` null) write the same changes and the same event.
  */
 export async function applyChangeRequest(trx: Kysely<Database>, by: Principal | null, request: ChangeRequestRow): Promise<void> {
   await applyChanges(trx, by, request);

@@ -7,7 +7,7 @@ export type ChangeRequestRow = Selectable<Database["change_requests"]>;
 
 /**
  * The change request `id` of a project, or a NotFoundError that says whether the project or the
- * request is missing. `forUpdate` locks the row, for callers about to change its state.
+ * request is missing; `forUpdate` locks the row for a caller about to change its state.
  */
 export async function requireChangeRequest(
   db: Kysely<Database>,

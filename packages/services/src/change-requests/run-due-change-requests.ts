@@ -9,10 +9,9 @@ export interface SchedulerOutcome {
 }
 
 /**
- * Applies every Scheduled request that is due. Each is claimed with FOR UPDATE SKIP LOCKED inside
- * the transaction that applies it, so any number of instances can run this at once and each
- * request is applied exactly once; a request whose apply fails is marked failed with the reason.
- * Requests that came due while no instance ran are simply due now.
+ * Applies every due Scheduled request (marking a failed one with its reason), each claimed with
+ * FOR UPDATE SKIP LOCKED in the transaction that applies it, so that any number of instances can
+ * run this at once and each request is applied exactly once.
  */
 export async function runDueChangeRequests(db: Kysely<Database>, limit = 100): Promise<SchedulerOutcome> {
   const outcome: SchedulerOutcome = { applied: [], failed: [] };
