@@ -1,4 +1,4 @@
-import { appRouter } from "@vexil/api";
+import { appRouter, restRoutes } from "@vexil/api";
 import { addChange, moveChangeRequest, createApiToken, createBanner, createEnvironment, createPersonalToken, createUser, RootRole } from "@vexil/services";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -170,14 +170,14 @@ async function newUser(): Promise<number> {
 const SERVER_ROUTES = ["GET /health", "GET /ready", "GET /docs/openapi.json"];
 
 /** What the server really serves: the router's documented procedures and the few plain routes. */
-function servedRoutes(): Map<string, { procedure: string; type: string }> {
-  const routes = new Map<string, { procedure: string; type: string }>();
-  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string; meta?: { openapi?: { method: string; path: string } } } }>;
-  for (const [procedure, { _def }] of Object.entries(procedures)) {
-    const openapi = _def.meta?.openapi;
-    if (openapi) routes.set(`${openapi.method} ${openapi.path}`, { procedure, type: _def.type });
-  }
-  return routes;
+function servedRoutes(): Map<string, { procedure: string; type: string; bodyField: string | undefined }> {
+  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;
+  return new Map(
+    restRoutes(appRouter).map((r) => [
+      `${r.method} ${r.path}`,
+      { procedure: r.procedurePath, type: procedures[r.procedurePath]!._def.type, bodyField: r.meta.bodyField },
+    ]),
+  );
 }
 
 function fillPath(template: string, params: Record<string, string | number> = {}): string {
@@ -188,8 +188,7 @@ function fillPath(template: string, params: Record<string, string | number> = {}
 }
 
 /** The tRPC input of a REST request: path parameters and body in one object. */
-function trpcInput(route: string, request: Request): unknown {
-  const bodyField = route.endsWith("/variants") ? (route.startsWith("PUT") ? "variants" : "patch") : undefined;
+function trpcInput(bodyField: string | undefined, request: Request): unknown {
   if (bodyField) return { ...request.params, [bodyField]: request.body };
   return { ...(request.body as object | undefined), ...request.params };
 }
@@ -237,8 +236,8 @@ async function runCell(transport: "rest" | "trpc", route: string, row: Row, kind
     status = res.status;
     body = res.json;
   } else {
-    const { procedure, type } = servedRoutes().get(route)!;
-    const input = trpcInput(route, request);
+    const { procedure, type, bodyField } = servedRoutes().get(route)!;
+    const input = trpcInput(bodyField, request);
     const res =
       type === "query"
         ? await srv.call("GET", `/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: caller.headers })

@@ -5,6 +5,7 @@ import type { ZodType } from "zod";
 import { STATUS_BY_NAME } from "../src/error-response.ts";
 import { createOpenApiDocument } from "../src/openapi-document.ts";
 import { OPERATION_EXAMPLES } from "../src/operation-examples.ts";
+import { restRoutes } from "../src/rest-routes.ts";
 import { appRouter } from "../src/root.ts";
 import type { Meta } from "../src/trpc.ts";
 
@@ -13,13 +14,14 @@ const doc = createOpenApiDocument(appRouter, { version: "test" }) as any;
 interface Procedure {
   _def: { meta?: Meta; inputs: ZodType[]; output: ZodType };
 }
-const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, Procedure>);
-const operations = procedures
-  .filter(([, p]) => p._def.meta?.openapi)
-  .map(([name, p]) => {
-    const openapi = p._def.meta!.openapi!;
-    return { name, meta: p._def.meta!, op: doc.paths[openapi.path]?.[openapi.method.toLowerCase()], procedure: p };
-  });
+const procedures = appRouter._def.procedures as unknown as Record<string, Procedure>;
+const operations = restRoutes(appRouter).map((route) => ({
+  name: route.procedurePath,
+  meta: route.meta,
+  params: route.params,
+  op: doc.paths[route.path]?.[route.method.toLowerCase()],
+  procedure: procedures[route.procedurePath]!,
+}));
 
 const FOUR = [
   ["post", "/api/admin/banners"],
@@ -113,7 +115,7 @@ test("the four operations carry examples, and every example is valid by the proc
     const found = operations.find((o) => o.name === name);
     assert.ok(found, `${name} is a documented procedure`);
     const { meta, procedure } = found!;
-    const params = Object.fromEntries([...meta.openapi!.path.matchAll(/\{(\w+)\}/g)].map(([, p]) => [p, p === "id" ? "1" : "default"]));
+    const params = Object.fromEntries(found!.params.map((p) => [p, p === "id" ? "1" : "default"]));
     if (example.body !== undefined) {
       const input = meta.bodyField ? { ...params, [meta.bodyField]: example.body } : { ...(example.body as object), ...params };
       const parsed = procedure._def.inputs[0]!.safeParse(input);
