@@ -3,7 +3,7 @@ import type { OpenApiMethod } from "trpc-to-openapi";
 import type { Meta } from "./trpc.ts";
 
 /** Methods whose requests carry a JSON body (the REST bridge reads one, the client sends one). */
-export const METHODS_WITH_BODY: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
+const METHODS_WITH_BODY: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
 /** One procedure as REST serves it, read from its `meta.openapi`: the one description of a route. */
 export interface RestRoute {
