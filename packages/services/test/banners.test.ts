@@ -1,6 +1,4 @@
-import type { Database } from "@vexil/db";
-import { createTestDb } from "@vexil/db/testing";
-import { sql, type Transaction } from "kysely";
+import { sql } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import {
@@ -15,14 +13,12 @@ import {
   ValidationError,
 } from "../src/index.ts";
 import { rejects } from "./support/rejects.ts";
+import { openTestDb } from "./support/test-db.ts";
 
-const testDb = await createTestDb();
-const { db } = testDb;
+const testDb = await openTestDb();
+const { db, write } = testDb;
 const admin: Principal = { kind: "admin-token", tokenId: 1, tokenName: "ci-token" };
 const alice: Principal = { kind: "user", userId: 7, username: "alice", rootRole: 1, via: "session" };
-
-/** Runs a write the way a procedure does: in its own transaction. */
-const write = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => db.transaction().execute(fn);
 
 const bannerEvents = () =>
   db.selectFrom("events").selectAll().where("type", "like", "banner-%").orderBy("id").execute();

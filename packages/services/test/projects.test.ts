@@ -1,6 +1,3 @@
-import type { Database } from "@vexil/db";
-import { createTestDb } from "@vexil/db/testing";
-import type { Transaction } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import {
@@ -15,13 +12,11 @@ import {
   ValidationError,
 } from "../src/index.ts";
 import { rejects } from "./support/rejects.ts";
+import { openTestDb } from "./support/test-db.ts";
 
-const testDb = await createTestDb();
-const { db } = testDb;
+const testDb = await openTestDb();
+const { db, write } = testDb;
 const alice: Principal = { kind: "user", userId: 7, username: "alice", rootRole: 1, via: "session" };
-
-/** Runs a write the way a procedure does: in its own transaction. */
-const write = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => db.transaction().execute(fn);
 
 const eventsOf = (type: string) => db.selectFrom("events").selectAll().where("type", "=", type).orderBy("id").execute();
 

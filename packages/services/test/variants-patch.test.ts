@@ -1,6 +1,3 @@
-import type { Database } from "@vexil/db";
-import { createTestDb } from "@vexil/db/testing";
-import type { Transaction } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import {
@@ -16,11 +13,11 @@ import {
   ValidationError,
 } from "../src/index.ts";
 import { rejects } from "./support/rejects.ts";
+import { openTestDb } from "./support/test-db.ts";
 
-const testDb = await createTestDb();
-const { db } = testDb;
+const testDb = await openTestDb();
+const { db, write } = testDb;
 const dave: Principal = { kind: "admin-token", tokenId: 3, tokenName: "deploy-bot" };
-const write = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => db.transaction().execute(fn);
 
 function throwsValidation(fn: () => unknown): ValidationError {
   try {

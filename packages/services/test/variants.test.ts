@@ -1,6 +1,3 @@
-import type { Database } from "@vexil/db";
-import { createTestDb } from "@vexil/db/testing";
-import type { Transaction } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import {
@@ -15,11 +12,11 @@ import {
   ValidationError,
 } from "../src/index.ts";
 import { rejects } from "./support/rejects.ts";
+import { openTestDb } from "./support/test-db.ts";
 
-const testDb = await createTestDb();
-const { db } = testDb;
+const testDb = await openTestDb();
+const { db, write } = testDb;
 const carol: Principal = { kind: "user", userId: 4, username: "carol", rootRole: 2, via: "session" };
-const write = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => db.transaction().execute(fn);
 
 // "default" has development and production enabled (the seed); "staging" exists but is not enabled there.
 await write(async (trx) => {
