@@ -22,8 +22,7 @@ import {
 import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 
-const testDb = await openTestDb();
-const { db, write } = testDb;
+const { db, write, close } = await openTestDb();
 
 // Users are rows of their own here: change requests reference their authors and reviewers.
 let userCount = 0;
@@ -249,5 +248,5 @@ test("requireChangeRequest: an unknown project or request is NotFoundError", asy
   assert.is((await rejects(requireChangeRequest(db, "default", 999_999), NotFoundError)).message, 'There is no change request 999999 in the project "default".');
 });
 
-test.after(() => testDb.close());
+test.after(() => close());
 test.run();
