@@ -1,0 +1,54 @@
+import { useQueries, useQuery } from "@tanstack/react-query";
+import { Link } from "wouter";
+import { FormError } from "../form-error.tsx";
+import { trpc } from "../trpc.ts";
+
+/** My pending change requests in every project: the same procedure as GET .../change-requests/pending. */
+export function PendingPage() {
+  const projects = useQuery({ queryKey: ["projects"], queryFn: () => trpc.projects.list.query() });
+  const ids = projects.data?.projects.map((p) => p.id) ?? [];
+  const pending = useQueries({
+    queries: ids.map((projectId) => ({ queryKey: ["pending", projectId], queryFn: () => trpc.changeRequests.pending.query({ projectId }) })),
+  });
+  const requests = pending.flatMap((q) => q.data ?? []);
+  const loading = projects.isPending || pending.some((q) => q.isPending);
+  return (
+    <>
+      <h1>My pending change requests</h1>
+      <FormError error={projects.error ?? pending.find((q) => q.error)?.error} />
+      <table aria-busy={loading}>
+        <caption>Draft, in review, approved and scheduled requests you created</caption>
+        <thead>
+          <tr>
+            <th scope="col">Request</th>
+            <th scope="col">Project</th>
+            <th scope="col">Environment</th>
+            <th scope="col">Features</th>
+            <th scope="col">State</th>
+            <th scope="col">Approvals</th>
+          </tr>
+        </thead>
+        <tbody>
+          {requests.map((r) => (
+            <tr key={r.id}>
+              <td>
+                <Link href={`/projects/${encodeURIComponent(r.project)}/change-requests/${r.id}`}>#{r.id}{r.title ? ` ${r.title}` : ""}</Link>
+              </td>
+              <td>{r.project}</td>
+              <td>{r.environment}</td>
+              <td>{r.features.map((f) => f.name).join(", ")}</td>
+              <td>
+                {r.state}
+                {r.state === "Scheduled" && ` for ${new Date(r.schedule.scheduledAt).toLocaleString()} (${r.schedule.status})`}
+              </td>
+              <td>
+                {r.approvals?.length ?? 0} of {r.minApprovals}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {!loading && requests.length === 0 && <p className="muted">You have no pending change requests.</p>}
+    </>
+  );
+}
