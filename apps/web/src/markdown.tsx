@@ -2,9 +2,11 @@ import DOMPurify from "dompurify";
 import { marked } from "marked";
 import { useMemo } from "react";
 
-// Links from markdown open elsewhere without handing this page to the target.
 DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+  // Links from markdown open elsewhere without handing this page to the target.
   if (node.tagName === "A" && node.getAttribute("href")) node.setAttribute("rel", "noopener noreferrer");
+  // An image the author gave no text is taken as decoration, so screen readers skip it.
+  if (node.tagName === "IMG" && !node.hasAttribute("alt")) node.setAttribute("alt", "");
 });
 
 /**

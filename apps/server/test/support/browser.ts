@@ -47,11 +47,10 @@ export async function logIn(page: Page, url: string, username: string, password:
 export async function checkPage(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[]> } } }).axe.run();
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
-  });
+  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(axeSource);
+  const violations = (await page.evaluate(
+    "axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))",
+  )) as { id: string; impact: string; targets: string[] }[];
   const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   assert.equal(bad, [], `axe on ${name}: ${JSON.stringify(bad)}`);
 }

@@ -57,7 +57,7 @@ export function TokensPage() {
                 <input value={project} onChange={(e) => setProject(e.target.value)} />
               </label>
               <label>
-                Environment (empty: all)
+                Environment (empty: development)
                 <input value={environment} onChange={(e) => setEnvironment(e.target.value)} />
               </label>
             </>

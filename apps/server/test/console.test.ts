@@ -1,0 +1,157 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import type { Page } from "playwright-core";
+import { loadDemo } from "../src/cli/load-demo.ts";
+import { CHROMIUM, checkPage, collectProblems, launchChromium, logIn, SCREENSHOTS } from "./support/browser.ts";
+import { adminToken, TEST_PASSWORD, userWithRole } from "./support/principals.ts";
+import { startTestServer } from "./support/test-server.ts";
+
+const srv = await startTestServer();
+const DEMO_PASSWORD = "demo-password";
+
+if (CHROMIUM) {
+  console.log(`console screenshots: ${SCREENSHOTS}`);
+  const browser = await launchChromium();
+  const admin = await adminToken(srv);
+  await loadDemo(srv.db.db, srv.app.deps.hasher, DEMO_PASSWORD, () => undefined);
+  const VARIANTS = "/api/admin/projects/default/features/checkout/environments/production/variants";
+
+  const newPage = async (): Promise<{ page: Page; problems: string[] }> => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    return { page, problems: collectProblems(page) };
+  };
+
+  test("login says a wrong password and a 429's wait as a person reads them", async () => {
+    const { page, problems } = await newPage();
+    await page.goto(`${srv.url}/`);
+    await checkPage(page, "login");
+    await page.getByLabel("Username or e-mail").fill("nobody-here");
+    await page.getByLabel("Password").fill("wrong");
+    for (let i = 0; i < 5; i++) {
+      await page.getByRole("button", { name: "Log in" }).click();
+      await page.getByRole("alert").filter({ hasText: "Wrong username or password." }).waitFor();
+    }
+    await checkPage(page, "login-wrong-password");
+    // The sixth failure in a row waits a second first (contract 3.2): the page says how long.
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.getByRole("alert").filter({ hasText: /Too many failed attempts\. Try again in 1 second \(at .+\)\./ }).waitFor();
+    await checkPage(page, "login-too-many");
+    assert.equal(problems, []);
+  });
+
+  test("four eyes: alice proposes a variant change, bob approves, alice applies; REST returns the new variants", async () => {
+    const put = await srv.call("PUT", "/api/admin/projects/default/environments/production/change-requests/config", {
+      headers: admin,
+      body: { changeRequestsEnabled: true, requiredApprovals: 1 },
+    });
+    assert.is(put.status, 200);
+    assert.is((await srv.call("POST", "/api/admin/projects/default/features", { headers: admin, body: { name: "checkout" } })).status, 201);
+
+    const alice = await newPage();
+    await logIn(alice.page, srv.url, "alice", DEMO_PASSWORD);
+    await alice.page.getByRole("link", { name: "Default" }).click();
+    await alice.page.getByRole("link", { name: "checkout" }).click();
+    const production = alice.page.getByRole("form", { name: "Variants in production" });
+    await production.getByText("Change requests are on in production").waitFor();
+    await production.getByRole("button", { name: "Add variant" }).click();
+    await production.getByRole("button", { name: "Add variant" }).click();
+    await production.getByLabel("Name of variant 1").fill("blue");
+    await production.getByLabel("Name of variant 2").fill("green");
+    await production.getByLabel("Weight type of variant 2").selectOption("fix");
+    await production.getByLabel("Fix weight of variant 2").fill("300");
+    await production.getByLabel("Payload type of variant 1").selectOption("json");
+    await production.getByLabel("Payload value of variant 1").fill("{not json");
+    await production.getByText("must be valid JSON").waitFor();
+    assert.ok(await production.getByRole("button", { name: "Add to my change request" }).isDisabled(), "an invalid payload cannot be sent");
+    await production.getByLabel("Payload value of variant 1").fill('{"color":"blue"}');
+    // The weights the server will store, before saving.
+    assert.equal(await production.getByTestId("stored-weight").allTextContents(), ["700 (70.0%)", "300 (30.0%)"]);
+    await checkPage(alice.page, "feature");
+    await production.getByRole("button", { name: "Add to my change request" }).click();
+    await production.getByRole("status").filter({ hasText: "Added to your change request" }).getByRole("link").click();
+    await alice.page.getByTestId("cr-state").filter({ hasText: "Draft" }).waitFor();
+    await alice.page.getByRole("button", { name: "Send for review" }).click();
+    await alice.page.getByTestId("cr-state").filter({ hasText: "In review" }).waitFor();
+    assert.is(await alice.page.getByRole("button", { name: "Approve" }).count(), 0, "the author is not offered to approve");
+    const requestUrl = alice.page.url();
+
+    const bob = await newPage();
+    await logIn(bob.page, srv.url, "bob", DEMO_PASSWORD);
+    await bob.page.goto(requestUrl);
+    const diff = bob.page.getByRole("table", { name: /Variants, proposed by alice/ });
+    await diff.getByRole("row", { name: /green/ }).filter({ hasText: "30.0% fix" }).waitFor();
+    assert.match(await diff.getByRole("row", { name: /blue/ }).innerText(), /added/);
+    assert.is(await bob.page.getByRole("button", { name: "Send for review" }).count(), 0);
+    await checkPage(bob.page, "change-request-review");
+    await bob.page.getByRole("button", { name: "Approve" }).click();
+    await bob.page.getByTestId("cr-state").filter({ hasText: "Approved" }).waitFor();
+
+    await alice.page.reload();
+    await alice.page.getByTestId("cr-state").filter({ hasText: "Approved" }).waitFor();
+    await alice.page.getByRole("button", { name: "Apply now" }).click();
+    await alice.page.getByTestId("cr-state").filter({ hasText: "Applied" }).waitFor();
+    await checkPage(alice.page, "change-request-applied");
+
+    const variants = await srv.call("GET", VARIANTS, { headers: admin });
+    assert.is(variants.status, 200);
+    assert.equal(
+      variants.json.variants.map((v: { name: string; weight: number; weightType: string; payload?: unknown }) => [v.name, v.weight, v.weightType, v.payload]),
+      [
+        ["blue", 700, "variable", { type: "json", value: '{"color":"blue"}' }],
+        ["green", 300, "fix", undefined],
+      ],
+    );
+    assert.equal([...alice.problems, ...bob.problems], []);
+  });
+
+  test("every page: no serious axe violation, a screenshot; how long the demo's data takes to show", async () => {
+    const { page, problems } = await newPage();
+    await logIn(page, srv.url, "alice", DEMO_PASSWORD);
+    const timed = async (name: string, path: string, ready: () => Promise<unknown>) => {
+      const started = Date.now();
+      await page.goto(`${srv.url}${path}`);
+      await ready();
+      const ms = Date.now() - started;
+      console.log(`console: ${name} (${path}) shows its data ${ms} ms after navigation`);
+      await checkPage(page, name);
+    };
+    await timed("projects", "/projects", () => page.getByRole("link", { name: "Demo shop" }).waitFor());
+    await timed("project", "/projects/demo", () => page.getByRole("link", { name: "checkout-flow" }).waitFor());
+    await timed("feature-demo", "/projects/demo/features/checkout-flow", () => page.getByRole("form", { name: "Variants in production" }).getByTestId("stored-weight").first().waitFor());
+    await timed("pending", "/change-requests", () => page.getByRole("cell", { name: "Scheduled", exact: false }).first().waitFor());
+    const scheduled = page.getByRole("row").filter({ hasText: "Scheduled" }).getByRole("link");
+    await scheduled.click();
+    await page.getByTestId("cr-schedule").filter({ hasText: "pending" }).waitFor();
+    await checkPage(page, "change-request-scheduled");
+
+    const root = await userWithRole(srv, "admin");
+    await page.getByRole("button", { name: "Log out" }).click();
+    await logIn(page, srv.url, root.username, TEST_PASSWORD);
+    await timed("users", "/users", () => page.getByRole("cell", { name: "alice", exact: true }).waitFor());
+    await page.goto(`${srv.url}/tokens`);
+    await page.getByLabel("Name", { exact: true }).fill("shop-backend");
+    await page.getByRole("button", { name: "Create token" }).click();
+    const secret = await page.getByLabel("New token").inputValue();
+    // A client token for every project, in the default environment: `*:development.<secret>`.
+    assert.match(secret, /^\*:development\.\w{16,}/);
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Copy token" }).click();
+    await page.getByRole("button", { name: "Copied" }).waitFor();
+    assert.is(await page.evaluate("navigator.clipboard.readText()"), secret);
+    await checkPage(page, "tokens");
+    await page.reload();
+    await page.getByRole("cell", { name: "shop-backend", exact: true }).waitFor();
+    assert.is(await page.getByLabel("New token").count(), 0, "the secret is shown once");
+    assert.ok(!(await page.content()).includes(secret));
+    assert.equal(problems, []);
+  });
+
+  test.after(() => browser.close());
+}
+
+test.after(async () => {
+  await srv.close();
+  await srv.db.close();
+});
+
+test.run();
