@@ -7,7 +7,9 @@ import { trpc } from "../trpc.ts";
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
   const [location] = useLocation();
-  const current = location === href || location.startsWith(`${href}/`);
+  // A change request's page lives under its project's path but belongs to the change requests.
+  const section = location.includes("/change-requests") ? "/change-requests" : location;
+  const current = section === href || section.startsWith(`${href}/`);
   return (
     <Link href={href} aria-current={current ? "page" : undefined}>
       {children}
