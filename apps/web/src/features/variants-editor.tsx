@@ -18,7 +18,7 @@ interface Props {
 export function VariantsEditor({ projectId, featureName, environment, variants, changeRequests }: Props) {
   const client = useQueryClient();
   const [drafts, setDrafts] = useState<VariantDraft[]>(() => variants.map(toDraft));
-  const [proposed, setProposed] = useState<number | null>(null);
+  const [proposed, setProposed] = useState<{ id: number; state: string } | null>(null);
   const problems = draftProblems(drafts);
   const weights = normalisedWeights(drafts);
   const invalid = problems.whole.length > 0 || problems.rows.some((r) => Object.keys(r).length > 0);
@@ -32,7 +32,7 @@ export function VariantsEditor({ projectId, featureName, environment, variants, 
     },
     onSuccess: (result) => {
       if (result.saved) setDrafts(result.saved.variants.map(toDraft));
-      if (result.request) setProposed(result.request.id);
+      if (result.request) setProposed({ id: result.request.id, state: result.request.state });
       return Promise.all([client.invalidateQueries({ queryKey: ["feature", projectId, featureName] }), client.invalidateQueries({ queryKey: ["pending"] })]);
     },
   });
@@ -133,8 +133,8 @@ export function VariantsEditor({ projectId, featureName, environment, variants, 
       <FormError error={save.error} />
       {proposed !== null && (
         <p className="success" role="status">
-          Added to your change request{" "}
-          <Link href={`/projects/${encodeURIComponent(projectId)}/change-requests/${proposed}`}>#{proposed}</Link>. Open it to send it for review.
+          Added to your change request <Link href={`/projects/${encodeURIComponent(projectId)}/change-requests/${proposed.id}`}>#{proposed.id}</Link>
+          {proposed.state === "Draft" ? ", a draft: open it to send it for review." : `, which is ${proposed.state} now: a reviewer approves it on its page.`}
         </p>
       )}
       {save.isSuccess && proposed === null && (
