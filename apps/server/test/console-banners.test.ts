@@ -1,13 +1,11 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { CHROMIUM, checkPage, collectProblems, launchChromium, logIn } from "./support/browser.ts";
+import { checkPage, collectProblems, logIn, startConsoleSuite } from "./support/browser.ts";
 import { adminToken, TEST_PASSWORD, userWithRole } from "./support/principals.ts";
-import { startTestServer } from "./support/test-server.ts";
 
-const srv = await startTestServer();
+const { srv, browser } = await startConsoleSuite();
 
-if (CHROMIUM) {
-  const browser = await launchChromium();
+if (browser) {
   const admin = await adminToken(srv);
   const root = await userWithRole(srv, "admin");
 
@@ -119,13 +117,6 @@ if (CHROMIUM) {
     assert.ok(!left.some((b: { id: number }) => b.id === stored.id));
     assert.equal(problems, []);
   });
-
-  test.after(() => browser.close());
 }
-
-test.after(async () => {
-  await srv.close();
-  await srv.db.close();
-});
 
 test.run();

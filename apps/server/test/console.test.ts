@@ -2,16 +2,14 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { Page } from "playwright-core";
 import { loadDemo } from "../src/cli/load-demo.ts";
-import { CHROMIUM, checkPage, collectProblems, launchChromium, logIn, SCREENSHOTS } from "./support/browser.ts";
+import { checkPage, collectProblems, logIn, SCREENSHOTS, startConsoleSuite } from "./support/browser.ts";
 import { adminToken, TEST_PASSWORD, userWithRole } from "./support/principals.ts";
-import { startTestServer } from "./support/test-server.ts";
 
-const srv = await startTestServer();
+const { srv, browser } = await startConsoleSuite();
 const DEMO_PASSWORD = "demo-password";
 
-if (CHROMIUM) {
+if (browser) {
   console.log(`console screenshots: ${SCREENSHOTS}`);
-  const browser = await launchChromium();
   const admin = await adminToken(srv);
   await loadDemo(srv.db.db, srv.app.deps.hasher, DEMO_PASSWORD, () => undefined);
   const VARIANTS = "/api/admin/projects/default/features/checkout/environments/production/variants";
@@ -145,13 +143,6 @@ if (CHROMIUM) {
     assert.ok(!(await page.content()).includes(secret));
     assert.equal(problems, []);
   });
-
-  test.after(() => browser.close());
 }
-
-test.after(async () => {
-  await srv.close();
-  await srv.db.close();
-});
 
 test.run();

@@ -9,3 +9,15 @@ export function FormError({ error }: { error: unknown }) {
     </p>
   );
 }
+
+/** A form's last lines: what went wrong with the last try, and the button, off while a call runs. */
+export function SubmitRow({ label, busy, error }: { label: string; busy: boolean; error: unknown }) {
+  return (
+    <>
+      <FormError error={error} />
+      <button type="submit" disabled={busy}>
+        {label}
+      </button>
+    </>
+  );
+}

@@ -3,7 +3,9 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { startTestServer, type TestServer } from "./test-server.ts";
 
 // Debian's chromium, which .ci/run installs; a machine with only Node has none, and skips the browser tests.
 export const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path));
@@ -12,6 +14,18 @@ export const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
 export const SCREENSHOTS = resolve(dirname(fileURLToPath(import.meta.url)), "../../test-output/console");
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** A console test file's server, and Chromium where there is one; both closed after the file's tests. */
+export async function startConsoleSuite(): Promise<{ srv: TestServer; browser: Browser | undefined }> {
+  const srv = await startTestServer();
+  const browser = CHROMIUM ? await launchChromium() : undefined;
+  test.after(async () => {
+    await browser?.close();
+    await srv.close();
+    await srv.db.close();
+  });
+  return { srv, browser };
+}
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

@@ -6,6 +6,7 @@ import { trpc } from "../trpc.ts";
 import { BANNERS_KEY } from "./banner-bar.tsx";
 import { BannerForm, type BannerFields } from "./banner-form.tsx";
 import type { Banner } from "./banner-view.tsx";
+import { DataTable } from "../data-table.tsx";
 
 /** Banner admin: list, create with a live preview, edit, on/off and delete. */
 export function BannersPage() {
@@ -43,50 +44,37 @@ export function BannersPage() {
         <BannerForm key={formKey} busy={create.isPending} error={create.error} onSave={(fields) => create.mutate(fields)} />
       )}
       <FormError error={banners.error ?? toggle.error ?? remove.error} />
-      <table>
-        <caption>All banners, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Id</th>
-            <th scope="col">Message</th>
-            <th scope="col">Variant</th>
-            <th scope="col">Sticky</th>
-            <th scope="col">Shown</th>
-            <th scope="col">Actions</th>
+      <DataTable caption="All banners, newest first" columns={["Id", "Message", "Variant", "Sticky", "Shown", "Actions"]}>
+        {banners.data?.banners.map((b) => (
+          <tr key={b.id}>
+            <td>{b.id}</td>
+            <td>
+              <Markdown text={b.message} inline />
+            </td>
+            <td>{b.variant}</td>
+            <td>{b.sticky ? "yes" : "no"}</td>
+            <td>
+              <label className="switch">
+                <input type="checkbox" role="switch" checked={b.enabled} onChange={() => toggle.mutate(b)} aria-label={`Show banner ${b.id}`} />
+                {b.enabled ? "on" : "off"}
+              </label>
+            </td>
+            <td className="actions">
+              <button type="button" className="secondary" onClick={() => setEditing(b)} aria-label={`Edit banner ${b.id}`}>
+                Edit
+              </button>
+              <button
+                type="button"
+                className="danger"
+                aria-label={`Delete banner ${b.id}`}
+                onClick={() => window.confirm(`Delete banner ${b.id}?`) && remove.mutate(b.id)}
+              >
+                Delete
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {banners.data?.banners.map((b) => (
-            <tr key={b.id}>
-              <td>{b.id}</td>
-              <td>
-                <Markdown text={b.message} inline />
-              </td>
-              <td>{b.variant}</td>
-              <td>{b.sticky ? "yes" : "no"}</td>
-              <td>
-                <label className="switch">
-                  <input type="checkbox" role="switch" checked={b.enabled} onChange={() => toggle.mutate(b)} aria-label={`Show banner ${b.id}`} />
-                  {b.enabled ? "on" : "off"}
-                </label>
-              </td>
-              <td className="actions">
-                <button type="button" className="secondary" onClick={() => setEditing(b)} aria-label={`Edit banner ${b.id}`}>
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  className="danger"
-                  aria-label={`Delete banner ${b.id}`}
-                  onClick={() => window.confirm(`Delete banner ${b.id}?`) && remove.mutate(b.id)}
-                >
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {banners.data?.banners.length === 0 && <p className="muted">No banners yet.</p>}
     </>
   );

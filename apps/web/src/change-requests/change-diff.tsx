@@ -1,4 +1,5 @@
 import { normalisedWeights, percent, type Variant, type VariantInput } from "../features/variant-draft.ts";
+import { DataTable } from "../data-table.tsx";
 
 interface Shown {
   weight: string;
@@ -39,32 +40,21 @@ export function VariantsDiff({ now, proposed, caption }: { now: Variant[] | unde
   const after = proposedByName(proposed);
   const names = [...new Set([...before.keys(), ...after.keys()])].sort();
   return (
-    <table className="diff">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Variant</th>
-          <th scope="col">Now</th>
-          <th scope="col">Proposed</th>
-          <th scope="col">Change</th>
-        </tr>
-      </thead>
-      <tbody>
-        {names.map((name) => {
-          const b = before.get(name);
-          const a = after.get(name);
-          const change = !b ? "added" : !a ? "removed" : JSON.stringify(a) === JSON.stringify(b) ? "unchanged" : "changed";
-          return (
-            <tr key={name} className={`diff-${change}`}>
-              <th scope="row">{name}</th>
-              <Cell shown={b} />
-              <Cell shown={a} />
-              <td>{change}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataTable caption={caption} columns={["Variant", "Now", "Proposed", "Change"]} className="diff">
+      {names.map((name) => {
+        const b = before.get(name);
+        const a = after.get(name);
+        const change = !b ? "added" : !a ? "removed" : JSON.stringify(a) === JSON.stringify(b) ? "unchanged" : "changed";
+        return (
+          <tr key={name} className={`diff-${change}`}>
+            <th scope="row">{name}</th>
+            <Cell shown={b} />
+            <Cell shown={a} />
+            <td>{change}</td>
+          </tr>
+        );
+      })}
+    </DataTable>
   );
 }
 

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { FormError } from "../form-error.tsx";
 import { trpc } from "../trpc.ts";
+import { DataTable } from "../data-table.tsx";
 
 /** Someone else's request, to review: the API lists only your own, so reviewers open one by its number. */
 function OpenByNumber({ projects }: { projects: string[] }) {
@@ -47,38 +48,25 @@ export function PendingPage() {
     <>
       <h1>My pending change requests</h1>
       <FormError error={projects.error ?? pending.find((q) => q.error)?.error} />
-      <table aria-busy={loading}>
-        <caption>Draft, in review, approved and scheduled requests you created</caption>
-        <thead>
-          <tr>
-            <th scope="col">Request</th>
-            <th scope="col">Project</th>
-            <th scope="col">Environment</th>
-            <th scope="col">Features</th>
-            <th scope="col">State</th>
-            <th scope="col">Approvals</th>
+      <DataTable caption="Draft, in review, approved and scheduled requests you created" columns={["Request", "Project", "Environment", "Features", "State", "Approvals"]} busy={loading}>
+        {requests.map((r) => (
+          <tr key={r.id}>
+            <td>
+              <Link href={`/projects/${encodeURIComponent(r.project)}/change-requests/${r.id}`}>#{r.id}{r.title ? ` ${r.title}` : ""}</Link>
+            </td>
+            <td>{r.project}</td>
+            <td>{r.environment}</td>
+            <td>{r.features.map((f) => f.name).join(", ")}</td>
+            <td>
+              {r.state}
+              {r.state === "Scheduled" && ` for ${new Date(r.schedule.scheduledAt).toLocaleString()} (${r.schedule.status})`}
+            </td>
+            <td>
+              {r.approvals?.length ?? 0} of {r.minApprovals}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {requests.map((r) => (
-            <tr key={r.id}>
-              <td>
-                <Link href={`/projects/${encodeURIComponent(r.project)}/change-requests/${r.id}`}>#{r.id}{r.title ? ` ${r.title}` : ""}</Link>
-              </td>
-              <td>{r.project}</td>
-              <td>{r.environment}</td>
-              <td>{r.features.map((f) => f.name).join(", ")}</td>
-              <td>
-                {r.state}
-                {r.state === "Scheduled" && ` for ${new Date(r.schedule.scheduledAt).toLocaleString()} (${r.schedule.status})`}
-              </td>
-              <td>
-                {r.approvals?.length ?? 0} of {r.minApprovals}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {!loading && requests.length === 0 && <p className="muted">You have no pending change requests.</p>}
       <h2>Review someone else's</h2>
       <OpenByNumber projects={ids} />

@@ -4,6 +4,7 @@ import { Link } from "wouter";
 import { FormError } from "../form-error.tsx";
 import { trpc } from "../trpc.ts";
 import { draftProblems, newDraft, normalisedWeights, PAYLOAD_TYPES, percent, toDraft, toInput, type Variant, type VariantDraft } from "./variant-draft.ts";
+import { DataTable } from "../data-table.tsx";
 
 interface Props {
   projectId: string;
@@ -51,80 +52,66 @@ export function VariantsEditor({ projectId, featureName, environment, variants, 
           {changeRequests.requiredApprovals === 1 ? "" : "s"} before it is applied.
         </p>
       )}
-      <table>
-        <caption>Variants in {environment}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Weight type</th>
-            <th scope="col">Fix weight (‰)</th>
-            <th scope="col">Stored weight</th>
-            <th scope="col">Stickiness</th>
-            <th scope="col">Payload</th>
-            <th scope="col">Overrides</th>
-            <th scope="col">
-              <span className="visually-hidden">Remove</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {drafts.map((d, i) => {
-            const p = problems.rows[i] ?? {};
-            const weight = weights[i];
-            return (
-              <tr key={i}>
-                <td>
-                  <input aria-label={label(i, "Name")} aria-invalid={!!p.name} value={d.name} onChange={(e) => edit(i, { name: e.target.value })} />
-                  {p.name && <span className="field-error">{p.name}</span>}
-                </td>
-                <td>
-                  <select aria-label={label(i, "Weight type")} value={d.weightType} onChange={(e) => edit(i, { weightType: e.target.value as VariantDraft["weightType"] })}>
-                    <option value="variable">variable</option>
-                    <option value="fix">fix</option>
-                  </select>
-                </td>
-                <td>
-                  <input
-                    aria-label={label(i, "Fix weight")}
-                    aria-invalid={!!p.weight}
-                    inputMode="numeric"
-                    disabled={d.weightType !== "fix"}
-                    value={d.weightType === "fix" ? d.weight : ""}
-                    onChange={(e) => edit(i, { weight: e.target.value })}
-                    size={5}
-                  />
-                  {p.weight && <span className="field-error">{p.weight}</span>}
-                </td>
-                <td data-testid="stored-weight">{weight === null || weight === undefined ? "–" : `${weight} (${percent(weight)})`}</td>
-                <td>
-                  <input aria-label={label(i, "Stickiness")} value={d.stickiness} onChange={(e) => edit(i, { stickiness: e.target.value })} size={8} />
-                  {p.stickiness && <span className="field-error">{p.stickiness}</span>}
-                </td>
-                <td>
-                  <select aria-label={label(i, "Payload type")} value={d.payloadType} onChange={(e) => edit(i, { payloadType: e.target.value as VariantDraft["payloadType"] })}>
-                    <option value="">none</option>
-                    {PAYLOAD_TYPES.map((t) => (
-                      <option key={t} value={t}>
-                        {t}
-                      </option>
-                    ))}
-                  </select>
-                  {d.payloadType && (
-                    <input aria-label={label(i, "Payload value")} aria-invalid={!!p.payload} value={d.payloadValue} onChange={(e) => edit(i, { payloadValue: e.target.value })} />
-                  )}
-                  {p.payload && <span className="field-error">{p.payload}</span>}
-                </td>
-                <td>{d.overrides.length ? d.overrides.map((o) => `${o.contextName}: ${o.values.join(", ")}`).join("; ") : "none"}</td>
-                <td>
-                  <button type="button" className="secondary" aria-label={`Remove variant ${i + 1}`} onClick={() => setDrafts((all) => all.filter((_, j) => j !== i))}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <DataTable
+        caption={`Variants in ${environment}`}
+        columns={["Name", "Weight type", "Fix weight (‰)", "Stored weight", "Stickiness", "Payload", "Overrides", <span className="visually-hidden">Remove</span>]}
+      >
+        {drafts.map((d, i) => {
+          const p = problems.rows[i] ?? {};
+          const weight = weights[i];
+          return (
+            <tr key={i}>
+              <td>
+                <input aria-label={label(i, "Name")} aria-invalid={!!p.name} value={d.name} onChange={(e) => edit(i, { name: e.target.value })} />
+                {p.name && <span className="field-error">{p.name}</span>}
+              </td>
+              <td>
+                <select aria-label={label(i, "Weight type")} value={d.weightType} onChange={(e) => edit(i, { weightType: e.target.value as VariantDraft["weightType"] })}>
+                  <option value="variable">variable</option>
+                  <option value="fix">fix</option>
+                </select>
+              </td>
+              <td>
+                <input
+                  aria-label={label(i, "Fix weight")}
+                  aria-invalid={!!p.weight}
+                  inputMode="numeric"
+                  disabled={d.weightType !== "fix"}
+                  value={d.weightType === "fix" ? d.weight : ""}
+                  onChange={(e) => edit(i, { weight: e.target.value })}
+                  size={5}
+                />
+                {p.weight && <span className="field-error">{p.weight}</span>}
+              </td>
+              <td data-testid="stored-weight">{weight === null || weight === undefined ? "–" : `${weight} (${percent(weight)})`}</td>
+              <td>
+                <input aria-label={label(i, "Stickiness")} value={d.stickiness} onChange={(e) => edit(i, { stickiness: e.target.value })} size={8} />
+                {p.stickiness && <span className="field-error">{p.stickiness}</span>}
+              </td>
+              <td>
+                <select aria-label={label(i, "Payload type")} value={d.payloadType} onChange={(e) => edit(i, { payloadType: e.target.value as VariantDraft["payloadType"] })}>
+                  <option value="">none</option>
+                  {PAYLOAD_TYPES.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+                {d.payloadType && (
+                  <input aria-label={label(i, "Payload value")} aria-invalid={!!p.payload} value={d.payloadValue} onChange={(e) => edit(i, { payloadValue: e.target.value })} />
+                )}
+                {p.payload && <span className="field-error">{p.payload}</span>}
+              </td>
+              <td>{d.overrides.length ? d.overrides.map((o) => `${o.contextName}: ${o.values.join(", ")}`).join("; ") : "none"}</td>
+              <td>
+                <button type="button" className="secondary" aria-label={`Remove variant ${i + 1}`} onClick={() => setDrafts((all) => all.filter((_, j) => j !== i))}>
+                  Remove
+                </button>
+              </td>
+            </tr>
+          );
+        })}
+      </DataTable>
       {problems.whole.map((w) => (
         <p key={w} className="error">
           {w}

@@ -1,43 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
+import { CreateForm } from "../create-form.tsx";
 import { FormError } from "../form-error.tsx";
 import { isEditor, useSessionUser } from "../session.ts";
 import { trpc } from "../trpc.ts";
-
-function NewFeature({ projectId }: { projectId: string }) {
-  const client = useQueryClient();
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const create = useMutation({
-    mutationFn: () => trpc.features.create.mutate({ projectId, name, description: description || null }),
-    onSuccess: () => {
-      setName("");
-      setDescription("");
-      return client.invalidateQueries({ queryKey: ["features", projectId] });
-    },
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
-  return (
-    <form className="card row" onSubmit={submit} aria-label="New feature">
-      <label>
-        Feature name
-        <input required value={name} onChange={(e) => setName(e.target.value)} />
-      </label>
-      <label>
-        Description
-        <input value={description} onChange={(e) => setDescription(e.target.value)} />
-      </label>
-      <button type="submit" disabled={create.isPending}>
-        Create feature
-      </button>
-      <FormError error={create.error} />
-    </form>
-  );
-}
+import { DataTable } from "../data-table.tsx";
 
 /** A project's features and where its change requests are on. */
 export function ProjectPage({ projectId }: { projectId: string }) {
@@ -58,29 +25,30 @@ export function ProjectPage({ projectId }: { projectId: string }) {
         </p>
       )}
       <FormError error={features.error ?? config.error} />
-      <table aria-busy={features.isPending}>
-        <caption>Features</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">Description</th>
+      <DataTable caption="Features" columns={["Name", "Type", "Description"]} busy={features.isPending}>
+        {features.data?.features.map((f) => (
+          <tr key={f.name}>
+            <td>
+              <Link href={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(f.name)}`}>{f.name}</Link>
+            </td>
+            <td>{f.type}</td>
+            <td>{f.description}</td>
           </tr>
-        </thead>
-        <tbody>
-          {features.data?.features.map((f) => (
-            <tr key={f.name}>
-              <td>
-                <Link href={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(f.name)}`}>{f.name}</Link>
-              </td>
-              <td>{f.type}</td>
-              <td>{f.description}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {features.data?.features.length === 0 && <p className="muted">No features yet.</p>}
-      {isEditor(user) && <NewFeature projectId={projectId} />}
+      {isEditor(user) && (
+        <CreateForm
+          title="New feature"
+          fields={[
+            { name: "name", label: "Feature name", required: true },
+            { name: "description", label: "Description" },
+          ]}
+          submitLabel="Create feature"
+          refresh={["features", projectId]}
+          create={(v) => trpc.features.create.mutate({ projectId, name: v.name ?? "", description: v.description || null })}
+        />
+      )}
     </>
   );
 }

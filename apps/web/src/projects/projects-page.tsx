@@ -1,43 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
+import { CreateForm } from "../create-form.tsx";
 import { FormError } from "../form-error.tsx";
 import { isAdmin, useSessionUser } from "../session.ts";
 import { trpc } from "../trpc.ts";
-
-function NewProject() {
-  const client = useQueryClient();
-  const [id, setId] = useState("");
-  const [name, setName] = useState("");
-  const create = useMutation({
-    mutationFn: () => trpc.projects.create.mutate({ id, name }),
-    onSuccess: () => {
-      setId("");
-      setName("");
-      return client.invalidateQueries({ queryKey: ["projects"] });
-    },
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
-  return (
-    <form className="card row" onSubmit={submit} aria-label="New project">
-      <label>
-        Project id
-        <input required value={id} onChange={(e) => setId(e.target.value)} />
-      </label>
-      <label>
-        Name
-        <input required value={name} onChange={(e) => setName(e.target.value)} />
-      </label>
-      <button type="submit" disabled={create.isPending}>
-        Create project
-      </button>
-      <FormError error={create.error} />
-    </form>
-  );
-}
 
 export function ProjectsPage() {
   const user = useSessionUser();
@@ -57,7 +23,18 @@ export function ProjectsPage() {
           </li>
         ))}
       </ul>
-      {isAdmin(user) && <NewProject />}
+      {isAdmin(user) && (
+        <CreateForm
+          title="New project"
+          fields={[
+            { name: "id", label: "Project id", required: true },
+            { name: "name", label: "Name", required: true },
+          ]}
+          submitLabel="Create project"
+          refresh={["projects"]}
+          create={(v) => trpc.projects.create.mutate({ id: v.id ?? "", name: v.name ?? "" })}
+        />
+      )}
     </>
   );
 }

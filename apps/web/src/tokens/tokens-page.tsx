@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { FormError } from "../form-error.tsx";
+import { FormError, SubmitRow } from "../form-error.tsx";
 import { trpc } from "../trpc.ts";
 import { NewTokenSecret } from "./new-token-secret.tsx";
+import { DataTable } from "../data-table.tsx";
 
 type TokenType = "admin" | "client" | "frontend";
 
@@ -63,47 +64,31 @@ export function TokensPage() {
             </>
           )}
         </div>
-        <FormError error={create.error} />
-        <button type="submit" disabled={create.isPending}>
-          Create token
-        </button>
+        <SubmitRow label="Create token" busy={create.isPending} error={create.error} />
       </form>
       {create.data && <NewTokenSecret key={create.data.id} name={create.data.tokenName} secret={create.data.secret} />}
       <FormError error={tokens.error ?? revoke.error} />
-      <table aria-busy={tokens.isPending}>
-        <caption>Tokens (their secrets are never shown again)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">Projects</th>
-            <th scope="col">Environment</th>
-            <th scope="col">Created</th>
-            <th scope="col">Actions</th>
+      <DataTable caption="Tokens (their secrets are never shown again)" columns={["Name", "Type", "Projects", "Environment", "Created", "Actions"]} busy={tokens.isPending}>
+        {tokens.data?.tokens.map((t) => (
+          <tr key={t.id}>
+            <td>{t.tokenName}</td>
+            <td>{t.type}</td>
+            <td>{t.projects.join(", ")}</td>
+            <td>{t.environment}</td>
+            <td>{new Date(t.createdAt).toLocaleString()}</td>
+            <td>
+              <button
+                type="button"
+                className="danger"
+                aria-label={`Revoke token ${t.tokenName}`}
+                onClick={() => window.confirm(`Revoke ${t.tokenName}? Apps using it lose access at once.`) && revoke.mutate(t.id)}
+              >
+                Revoke
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {tokens.data?.tokens.map((t) => (
-            <tr key={t.id}>
-              <td>{t.tokenName}</td>
-              <td>{t.type}</td>
-              <td>{t.projects.join(", ")}</td>
-              <td>{t.environment}</td>
-              <td>{new Date(t.createdAt).toLocaleString()}</td>
-              <td>
-                <button
-                  type="button"
-                  className="danger"
-                  aria-label={`Revoke token ${t.tokenName}`}
-                  onClick={() => window.confirm(`Revoke ${t.tokenName}? Apps using it lose access at once.`) && revoke.mutate(t.id)}
-                >
-                  Revoke
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </>
   );
 }

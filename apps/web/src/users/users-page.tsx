@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { FormError } from "../form-error.tsx";
+import { FormError, SubmitRow } from "../form-error.tsx";
 import { ROLE_NAMES, useSessionUser } from "../session.ts";
 import { trpc } from "../trpc.ts";
+import { DataTable } from "../data-table.tsx";
 
 function NewUser() {
   const client = useQueryClient();
@@ -58,10 +59,7 @@ function NewUser() {
           </select>
         </label>
       </div>
-      <FormError error={create.error} />
-      <button type="submit" disabled={create.isPending}>
-        Create user
-      </button>
+      <SubmitRow label="Create user" busy={create.isPending} error={create.error} />
     </form>
   );
 }
@@ -75,44 +73,30 @@ export function UsersPage() {
     <>
       <h1>Users</h1>
       <FormError error={users.error ?? remove.error} />
-      <table aria-busy={users.isPending}>
-        <caption>Everyone who can log in</caption>
-        <thead>
-          <tr>
-            <th scope="col">Username</th>
-            <th scope="col">Name</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">Role</th>
-            <th scope="col">Last login</th>
-            <th scope="col">Failed logins</th>
-            <th scope="col">Actions</th>
+      <DataTable caption="Everyone who can log in" columns={["Username", "Name", "E-mail", "Role", "Last login", "Failed logins", "Actions"]} busy={users.isPending}>
+        {users.data?.users.map((u) => (
+          <tr key={u.id}>
+            <td>{u.username}</td>
+            <td>{u.name}</td>
+            <td>{u.email}</td>
+            <td>{ROLE_NAMES[u.rootRole ?? 3]}</td>
+            <td>{u.seenAt ? new Date(u.seenAt).toLocaleString() : "never"}</td>
+            <td>{u.loginAttempts ?? 0}</td>
+            <td>
+              {u.id !== me?.id && (
+                <button
+                  type="button"
+                  className="danger"
+                  aria-label={`Delete user ${u.username ?? u.email ?? u.id}`}
+                  onClick={() => window.confirm(`Delete ${u.username ?? u.email}? Their sessions end at once.`) && remove.mutate(u.id)}
+                >
+                  Delete
+                </button>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {users.data?.users.map((u) => (
-            <tr key={u.id}>
-              <td>{u.username}</td>
-              <td>{u.name}</td>
-              <td>{u.email}</td>
-              <td>{ROLE_NAMES[u.rootRole ?? 3]}</td>
-              <td>{u.seenAt ? new Date(u.seenAt).toLocaleString() : "never"}</td>
-              <td>{u.loginAttempts ?? 0}</td>
-              <td>
-                {u.id !== me?.id && (
-                  <button
-                    type="button"
-                    className="danger"
-                    aria-label={`Delete user ${u.username ?? u.email ?? u.id}`}
-                    onClick={() => window.confirm(`Delete ${u.username ?? u.email}? Their sessions end at once.`) && remove.mutate(u.id)}
-                  >
-                    Delete
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       <NewUser />
     </>
   );
