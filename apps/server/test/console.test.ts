@@ -23,9 +23,14 @@ if (browser) {
     const { page, problems } = await newPage();
     await page.goto(`${srv.url}/`);
     await checkPage(page, "login");
-    await page.getByLabel("Username or e-mail").fill("nobody-here");
-    await page.getByLabel("Password").fill("wrong");
-    for (let i = 0; i < 5; i++) {
+    // By keyboard alone: Tab to each field, Enter to send.
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("nobody-here");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("wrong");
+    await page.keyboard.press("Enter");
+    await page.getByRole("alert").filter({ hasText: "Wrong username or password." }).waitFor();
+    for (let i = 1; i < 5; i++) {
       await page.getByRole("button", { name: "Log in" }).click();
       await page.getByRole("alert").filter({ hasText: "Wrong username or password." }).waitFor();
     }
@@ -126,6 +131,12 @@ if (browser) {
     await page.getByRole("button", { name: "Log out" }).click();
     await logIn(page, srv.url, root.username, TEST_PASSWORD);
     await timed("users", "/users", () => page.getByRole("cell", { name: "alice", exact: true }).waitFor());
+    const newUser = page.getByRole("form", { name: "New user" });
+    await newUser.getByLabel("Username").fill("vera");
+    await newUser.getByLabel("Password").fill("vera's password");
+    await newUser.getByRole("combobox", { name: /^Role/ }).selectOption("3");
+    await newUser.getByRole("button", { name: "Create user" }).click();
+    await page.getByRole("row").filter({ hasText: "vera" }).filter({ hasText: "Viewer" }).waitFor();
     await page.goto(`${srv.url}/tokens`);
     await page.getByLabel("Name", { exact: true }).fill("shop-backend");
     await page.getByRole("button", { name: "Create token" }).click();
@@ -141,6 +152,16 @@ if (browser) {
     await page.getByRole("cell", { name: "shop-backend", exact: true }).waitFor();
     assert.is(await page.getByLabel("New token").count(), 0, "the secret is shown once");
     assert.ok(!(await page.content()).includes(secret));
+
+    // The Viewer created above reads everything and is offered nothing to change.
+    await page.getByRole("button", { name: "Log out" }).click();
+    await logIn(page, srv.url, "vera", "vera's password");
+    assert.equal(await page.getByRole("navigation").getByRole("link").allTextContents(), ["Projects", "Change requests"]);
+    await page.goto(`${srv.url}/projects/demo/features/checkout-flow`);
+    await page.getByRole("heading", { name: /^production/ }).waitFor();
+    assert.is(await page.getByRole("button", { name: /Save variants|Add to my change request|Propose/ }).count(), 0);
+    await page.getByText("classic: 500‰ (fix)").waitFor();
+    await checkPage(page, "feature-viewer");
     assert.equal(problems, []);
   });
 }
