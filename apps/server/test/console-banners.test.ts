@@ -89,6 +89,15 @@ if (browser) {
     await form.getByLabel("Message (markdown)").fill("Release **today**");
     await form.getByRole("combobox", { name: /^Variant/ }).selectOption("success");
     await form.getByRole("region", { name: "Preview" }).locator(".banner-success strong", { hasText: "today" }).waitFor();
+    // The preview's dialog opens and closes with its own button under the page's real CSP.
+    await form.getByLabel('Link (a URL, or "dialog")').fill("dialog");
+    await form.getByLabel("Dialog (markdown)").fill("Notes for **today**");
+    await form.getByRole("region", { name: "Preview" }).getByRole("button", { name: "More info" }).click();
+    const dialog = page.getByRole("dialog", { name: "More info" });
+    await dialog.locator("strong", { hasText: "today" }).waitFor();
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await form.getByLabel('Link (a URL, or "dialog")').fill("");
     await checkPage(page, "banners");
     await form.getByRole("button", { name: "Create banner" }).click();
     const row = page.getByRole("row").filter({ hasText: "Release today" });

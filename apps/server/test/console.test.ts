@@ -126,6 +126,18 @@ if (browser) {
     await scheduled.click();
     await page.getByTestId("cr-schedule").filter({ hasText: "pending" }).waitFor();
     await checkPage(page, "change-request-scheduled");
+    // The demo's approved staging request, scheduled from its page for tomorrow.
+    await page.goto(`${srv.url}/change-requests`);
+    await page.getByRole("row").filter({ hasText: "Approved" }).getByRole("link").click();
+    const tomorrow = new Date(Date.now() + 24 * 3600_000);
+    const local = new Date(tomorrow.getTime() - tomorrow.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await page.getByLabel("Apply at (your local time)").fill(local);
+    await page.getByRole("button", { name: "Schedule" }).click();
+    await page.getByTestId("cr-schedule").filter({ hasText: "pending" }).waitFor();
+    const scheduledId = Number(page.url().split("/").pop());
+    const stored = await srv.call("GET", `/api/admin/projects/demo/change-requests/${scheduledId}`, { headers: admin });
+    assert.is(stored.json.state, "Scheduled");
+    assert.is(Math.round(Date.parse(stored.json.schedule.scheduledAt) / 60_000), Math.floor(tomorrow.getTime() / 60_000));
 
     const root = await userWithRole(srv, "admin");
     await page.getByRole("button", { name: "Log out" }).click();
