@@ -23,6 +23,7 @@ import { startHousekeeping } from "./housekeeping.ts";
 import type { PeriodicTask } from "./periodic-task.ts";
 import { clientAddress } from "./client-address.ts";
 import { createCors } from "./cors.ts";
+import { createConsoleApp } from "./console-app.ts";
 import { createDocsPage } from "./docs-page.ts";
 import type { Config } from "./config.ts";
 
@@ -83,6 +84,8 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
   const trpc = createTrpcHandler({ bodyLimit: config.BODY_LIMIT_BYTES });
   const openApiJson = JSON.stringify(createOpenApiDocument(appRouter, { version }));
   const docsPage = createDocsPage();
+  const consoleApp = createConsoleApp();
+  if (!consoleApp) log.warn({}, "the console is not built (apps/web/dist is missing), so / serves nothing; `npx -y pnpm@10.34.9 start` builds it");
 
   async function ready(res: ServerResponse): Promise<void> {
     try {
@@ -123,6 +126,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
       return;
     }
     if (req.method === "GET" && docsPage(path, res)) return;
+    if (consoleApp?.(req.method ?? "", path, res)) return;
 
     const ctx: Context = {
       deps,

@@ -3,24 +3,13 @@ import { createRequire } from "node:module";
 import type { ServerResponse } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SELF_ONLY_CSP } from "./content-security-policy.ts";
 
 interface Asset {
   body: Buffer;
   type: string;
 }
 
-// Only self: the page, Swagger UI and the calls it tries all come from this origin.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
 
 const require = createRequire(import.meta.url);
 const swaggerUi = dirname(require.resolve("swagger-ui-dist/package.json"));
@@ -46,7 +35,7 @@ export function createDocsPage(): (path: string, res: ServerResponse) => boolean
     res.writeHead(200, {
       "content-type": asset.type,
       "content-length": asset.body.length,
-      "content-security-policy": CONTENT_SECURITY_POLICY,
+      "content-security-policy": SELF_ONLY_CSP,
       "x-frame-options": "DENY",
       "referrer-policy": "no-referrer",
       // The page follows the server's version; Swagger UI's files change only with the package.

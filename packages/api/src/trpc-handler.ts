@@ -22,6 +22,8 @@ export function createTrpcHandler(options: { bodyLimit: number }): TrpcHandler {
     maxBodySize: options.bodyLimit,
     maxBatchSize: TRPC_MAX_BATCH_SIZE,
     createContext: ({ req }) => contexts.get(req) as Context,
+    // A 429 or 503 says how long to wait in Retry-After over tRPC too, as it does over REST.
+    responseMeta: ({ errors }) => ({ headers: Object.assign({}, ...errors.map((error) => toHttpFailure(error).headers)) }),
     onError: ({ error, ctx }) => {
       const failure = toHttpFailure(error);
       if (failure.unexpected) ctx?.log.error({ err: failure.unexpected, errorId: failure.body.id }, "unexpected error");

@@ -1,0 +1,81 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { FormError } from "../form-error.tsx";
+import { Markdown } from "../markdown.tsx";
+import { trpc } from "../trpc.ts";
+import { BANNERS_KEY } from "./banner-bar.tsx";
+import { BannerForm, type BannerFields } from "./banner-form.tsx";
+import type { Banner } from "./banner-view.tsx";
+import { DataTable } from "../data-table.tsx";
+
+/** Banner admin: list, create with a live preview, edit, on/off and delete. */
+export function BannersPage() {
+  const client = useQueryClient();
+  const banners = useQuery({ queryKey: BANNERS_KEY, queryFn: () => trpc.banners.list.query() });
+  const [editing, setEditing] = useState<Banner | null>(null);
+  const [formKey, setFormKey] = useState(0);
+  const refresh = () => client.invalidateQueries({ queryKey: BANNERS_KEY });
+  const create = useMutation({
+    mutationFn: (fields: BannerFields) => trpc.banners.create.mutate(fields),
+    onSuccess: () => {
+      setFormKey((k) => k + 1);
+      return refresh();
+    },
+  });
+  const update = useMutation({
+    mutationFn: ({ id, fields }: { id: number; fields: BannerFields }) => trpc.banners.update.mutate({ id, ...fields }),
+    onSuccess: () => {
+      setEditing(null);
+      return refresh();
+    },
+  });
+  const toggle = useMutation({
+    mutationFn: (b: Banner) => (b.enabled ? trpc.banners.disable.mutate({ id: b.id }) : trpc.banners.enable.mutate({ id: b.id })),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({ mutationFn: (id: number) => trpc.banners.delete.mutate({ id }), onSuccess: refresh });
+
+  return (
+    <>
+      <h1>Banners</h1>
+      {editing ? (
+        <BannerForm key={`edit-${editing.id}`} initial={editing} busy={update.isPending} error={update.error} onSave={(fields) => update.mutate({ id: editing.id, fields })} onCancel={() => setEditing(null)} />
+      ) : (
+        <BannerForm key={formKey} busy={create.isPending} error={create.error} onSave={(fields) => create.mutate(fields)} />
+      )}
+      <FormError error={banners.error ?? toggle.error ?? remove.error} />
+      <DataTable caption="All banners, newest first" columns={["Id", "Message", "Variant", "Sticky", "Shown", "Actions"]}>
+        {banners.data?.banners.map((b) => (
+          <tr key={b.id}>
+            <td>{b.id}</td>
+            <td>
+              <Markdown text={b.message} inline />
+            </td>
+            <td>{b.variant}</td>
+            <td>{b.sticky ? "yes" : "no"}</td>
+            <td>
+              <label className="switch">
+                <input type="checkbox" role="switch" checked={b.enabled} onChange={() => toggle.mutate(b)} aria-label={`Show banner ${b.id}`} />
+                {b.enabled ? "on" : "off"}
+              </label>
+            </td>
+            <td className="actions">
+              <button type="button" className="secondary" onClick={() => setEditing(b)} aria-label={`Edit banner ${b.id}`}>
+                Edit
+              </button>
+              <button
+                type="button"
+                className="danger"
+                aria-label={`Delete banner ${b.id}`}
+                onClick={() => window.confirm(`Delete banner ${b.id}?`) && remove.mutate(b.id)}
+              >
+                Delete
+              </button>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
+      {banners.data?.banners.length === 0 && <p className="muted">No banners yet.</p>}
+    </>
+  );
+}

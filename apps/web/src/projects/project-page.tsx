@@ -1,0 +1,54 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "wouter";
+import { CreateForm } from "../create-form.tsx";
+import { FormError } from "../form-error.tsx";
+import { isEditor, useSessionUser } from "../session.ts";
+import { trpc } from "../trpc.ts";
+import { DataTable } from "../data-table.tsx";
+
+/** A project's features and where its change requests are on. */
+export function ProjectPage({ projectId }: { projectId: string }) {
+  const user = useSessionUser();
+  const features = useQuery({ queryKey: ["features", projectId], queryFn: () => trpc.features.list.query({ projectId }) });
+  const config = useQuery({ queryKey: ["cr-config", projectId], queryFn: () => trpc.changeRequests.config.query({ projectId }) });
+  const gated = config.data?.filter((c) => c.changeRequestsEnabled) ?? [];
+  return (
+    <>
+      <p className="crumbs">
+        <Link href="/projects">Projects</Link> / {projectId}
+      </p>
+      <h1>Project {projectId}</h1>
+      {gated.length > 0 && (
+        <p className="notice">
+          Change requests are on in {gated.map((c) => `${c.environment} (${c.requiredApprovals} approval${c.requiredApprovals === 1 ? "" : "s"})`).join(", ")}: edits there go
+          into a change request.
+        </p>
+      )}
+      <FormError error={features.error ?? config.error} />
+      <DataTable caption="Features" columns={["Name", "Type", "Description"]} busy={features.isPending}>
+        {features.data?.features.map((f) => (
+          <tr key={f.name}>
+            <td>
+              <Link href={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(f.name)}`}>{f.name}</Link>
+            </td>
+            <td>{f.type}</td>
+            <td>{f.description}</td>
+          </tr>
+        ))}
+      </DataTable>
+      {features.data?.features.length === 0 && <p className="muted">No features yet.</p>}
+      {isEditor(user) && (
+        <CreateForm
+          title="New feature"
+          fields={[
+            { name: "name", label: "Feature name", required: true },
+            { name: "description", label: "Description" },
+          ]}
+          submitLabel="Create feature"
+          refresh={["features", projectId]}
+          create={(v) => trpc.features.create.mutate({ projectId, name: v.name ?? "", description: v.description || null })}
+        />
+      )}
+    </>
+  );
+}

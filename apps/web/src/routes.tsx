@@ -1,0 +1,43 @@
+import { Redirect, Route, Switch } from "wouter";
+import { BannersPage } from "./banners/banners-page.tsx";
+import { ChangeRequestPage } from "./change-requests/change-request-page.tsx";
+import { PendingPage } from "./change-requests/pending-page.tsx";
+import { FeaturePage } from "./features/feature-page.tsx";
+import { Shell } from "./layout/shell.tsx";
+import { LoginPage } from "./login/login-page.tsx";
+import { ProjectPage } from "./projects/project-page.tsx";
+import { ProjectsPage } from "./projects/projects-page.tsx";
+import { isAdmin, useSessionUser } from "./session.ts";
+import { TokensPage } from "./tokens/tokens-page.tsx";
+import { UsersPage } from "./users/users-page.tsx";
+
+/** The pages; the server answers each of these paths with the app (apps/server/src/console-app.ts lists their prefixes). */
+export function Routes() {
+  const user = useSessionUser();
+  if (!user) return <LoginPage />;
+  const admin = isAdmin(user);
+  return (
+    <Shell user={user}>
+      <Switch>
+        <Route path="/projects" component={ProjectsPage} />
+        <Route path="/projects/:projectId">{(p) => <ProjectPage projectId={p.projectId} />}</Route>
+        <Route path="/projects/:projectId/features/:featureName">{(p) => <FeaturePage projectId={p.projectId} featureName={p.featureName} />}</Route>
+        <Route path="/projects/:projectId/change-requests/:id">{(p) => <ChangeRequestPage projectId={p.projectId} id={Number(p.id)} />}</Route>
+        <Route path="/change-requests" component={PendingPage} />
+        {admin && <Route path="/banners" component={BannersPage} />}
+        {admin && <Route path="/users" component={UsersPage} />}
+        {admin && <Route path="/tokens" component={TokensPage} />}
+        <Route path="/login">
+          <Redirect to="/projects" />
+        </Route>
+        <Route path="/">
+          <Redirect to="/projects" />
+        </Route>
+        <Route>
+          <h1>Not found</h1>
+          <p>There is no page here.</p>
+        </Route>
+      </Switch>
+    </Shell>
+  );
+}

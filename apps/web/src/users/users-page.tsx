@@ -1,0 +1,103 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { FormError, SubmitRow } from "../form-error.tsx";
+import { ROLE_NAMES, useSessionUser } from "../session.ts";
+import { trpc } from "../trpc.ts";
+import { DataTable } from "../data-table.tsx";
+
+function NewUser() {
+  const client = useQueryClient();
+  const [fields, setFields] = useState({ username: "", name: "", email: "", password: "", rootRole: 2 as 1 | 2 | 3 });
+  const create = useMutation({
+    mutationFn: () =>
+      trpc.users.create.mutate({
+        username: fields.username || null,
+        name: fields.name || null,
+        email: fields.email || null,
+        password: fields.password || null,
+        rootRole: fields.rootRole,
+      }),
+    onSuccess: () => {
+      setFields({ username: "", name: "", email: "", password: "", rootRole: 2 });
+      return client.invalidateQueries({ queryKey: ["users"] });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  const input = (key: "username" | "name" | "email" | "password") => ({
+    value: fields[key],
+    onChange: (e: { target: { value: string } }) => setFields((f) => ({ ...f, [key]: e.target.value })),
+  });
+  return (
+    <form className="card" onSubmit={submit} aria-label="New user">
+      <h2>New user</h2>
+      <div className="row">
+        <label>
+          Username
+          <input {...input("username")} autoComplete="off" />
+        </label>
+        <label>
+          Name
+          <input {...input("name")} />
+        </label>
+        <label>
+          E-mail
+          <input type="email" {...input("email")} />
+        </label>
+        <label>
+          Password
+          <input type="password" {...input("password")} autoComplete="new-password" />
+        </label>
+        <label>
+          Role
+          <select value={fields.rootRole} onChange={(e) => setFields((f) => ({ ...f, rootRole: Number(e.target.value) as 1 | 2 | 3 }))}>
+            <option value={1}>Admin</option>
+            <option value={2}>Editor</option>
+            <option value={3}>Viewer</option>
+          </select>
+        </label>
+      </div>
+      <SubmitRow label="Create user" busy={create.isPending} error={create.error} />
+    </form>
+  );
+}
+
+export function UsersPage() {
+  const me = useSessionUser();
+  const client = useQueryClient();
+  const users = useQuery({ queryKey: ["users"], queryFn: () => trpc.users.list.query() });
+  const remove = useMutation({ mutationFn: (id: number) => trpc.users.delete.mutate({ id }), onSuccess: () => client.invalidateQueries({ queryKey: ["users"] }) });
+  return (
+    <>
+      <h1>Users</h1>
+      <FormError error={users.error ?? remove.error} />
+      <DataTable caption="Everyone who can log in" columns={["Username", "Name", "E-mail", "Role", "Last login", "Failed logins", "Actions"]} busy={users.isPending}>
+        {users.data?.users.map((u) => (
+          <tr key={u.id}>
+            <td>{u.username}</td>
+            <td>{u.name}</td>
+            <td>{u.email}</td>
+            <td>{ROLE_NAMES[u.rootRole ?? 3]}</td>
+            <td>{u.seenAt ? new Date(u.seenAt).toLocaleString() : "never"}</td>
+            <td>{u.loginAttempts ?? 0}</td>
+            <td>
+              {u.id !== me?.id && (
+                <button
+                  type="button"
+                  className="danger"
+                  aria-label={`Delete user ${u.username ?? u.email ?? u.id}`}
+                  onClick={() => window.confirm(`Delete ${u.username ?? u.email}? Their sessions end at once.`) && remove.mutate(u.id)}
+                >
+                  Delete
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
+      <NewUser />
+    </>
+  );
+}
