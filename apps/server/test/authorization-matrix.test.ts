@@ -109,6 +109,7 @@ const MATRIX: Record<string, Row> = {
   "POST /api/admin/banners/{id}/on": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newBanner() } }) },
   "POST /api/admin/banners/{id}/off": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newBanner() } }) },
 
+  "GET /api/admin/events": { expect: ADMIN_ONLY },
   "GET /api/admin/user-admin": { expect: ADMIN_ONLY },
   "POST /api/admin/user-admin": { expect: ADMIN_CREATES, request: () => ({ body: { username: unique("user"), rootRole: 3 } }) },
   "DELETE /api/admin/user-admin/{id}": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newUser() } }) },

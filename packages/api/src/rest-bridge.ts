@@ -94,6 +94,17 @@ export function sendFailure(res: ServerResponse, failure: HttpFailure): void {
   sendJson(res, failure.status, failure.body, failure.headers);
 }
 
+/** A GET's query parameters as the procedure's input fields: a repeated one becomes a list. */
+function queryParameters(url: string, queryAt: number): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = {};
+  if (queryAt === -1) return fields;
+  for (const [key, value] of new URLSearchParams(url.slice(queryAt + 1))) {
+    const seen = fields[key];
+    fields[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return fields;
+}
+
 /**
  * Serves the router's procedures at the paths their `meta.openapi` documents, checking in the
  * contract's order (route, 401, 403, 415, 413, 400), through a tRPC caller so that middleware and
@@ -140,7 +151,7 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
 
       checkAccess(ctx.principal, route.meta.access ?? "authenticated", params.environment);
 
-      let input: Record<string, unknown> = params;
+      let input: Record<string, unknown> = route.hasBody ? params : { ...queryParameters(url, queryAt), ...params };
       if (route.hasBody && requestHasBody(req)) {
         const type = req.headers["content-type"] ?? "";
         if (!JSON_TYPE.test(type)) {

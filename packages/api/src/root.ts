@@ -3,6 +3,7 @@ import { apiTokensRouter } from "./router/api-tokens.ts";
 import { authRouter } from "./router/auth.ts";
 import { changeRequestsRouter } from "./router/change-requests.ts";
 import { environmentsRouter } from "./router/environments.ts";
+import { eventsRouter } from "./router/events.ts";
 import { featuresRouter } from "./router/features.ts";
 import { projectsRouter } from "./router/projects.ts";
 import { usersRouter } from "./router/users.ts";
@@ -17,6 +18,7 @@ export const appRouter = router({
   apiTokens: apiTokensRouter,
   changeRequests: changeRequestsRouter,
   banners: bannersRouter,
+  events: eventsRouter,
 });
 
 export type AppRouter = typeof appRouter;

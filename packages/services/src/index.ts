@@ -2,6 +2,7 @@ export * from "./errors/domain-error.ts";
 export * from "./auth/permissions.ts";
 export * from "./auth/principal.ts";
 export { appendEvent, type NewEvent } from "./events/append-event.ts";
+export { listEvents, type EventPage, type StoredEvent } from "./events/list-events.ts";
 export { listEnvironments, type Environment } from "./environments/list-environments.ts";
 export { createEnvironment, type NewEnvironment } from "./environments/create-environment.ts";
 export type { Project } from "./projects/project.ts";

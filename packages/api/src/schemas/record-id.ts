@@ -4,23 +4,28 @@ import { z } from "zod";
 export const INTEGER_ID_MAX = 2_147_483_647;
 
 /**
- * A record id in the path. REST hands it over as text, typed clients as a number; anything but a
- * whole number from 1 to `max` is a 400, as the contract asks of params that fail their schema.
- * The upper bound is the column's: beyond it Postgres refuses the parameter itself (a 500 the
- * fuzzer found), and no such record can exist anyway.
+ * A whole number from the path or the query: REST hands it over as text, typed clients as a
+ * number; anything outside `min`..`max` is one 400 detail, however many ways it is wrong.
  */
-export function recordIdSchema(description: string, max: number = INTEGER_ID_MAX) {
-  const message = `must be a whole number from 1 to ${max}`;
+export function wholeNumberSchema(description: string, min: number, max: number) {
+  const message = `must be a whole number from ${min} to ${max}`;
   return z
     .union([z.number(), z.string().regex(/^[0-9]+$/, message).transform(Number)])
-    // One check, so a bad id is one detail however many ways it is wrong.
-    .pipe(z.number().refine((n) => Number.isInteger(n) && n >= 1 && n <= max, message))
+    .pipe(z.number().refine((n) => Number.isInteger(n) && n >= min && n <= max, message))
     .meta({
-      description: `${description}, an integer from 1 to ${max}`,
-      // Documented as what it is, an integer; the text form is how any path carries it.
+      description: `${description}, an integer from ${min} to ${max}`,
+      // Documented as what it is, an integer; the text form is how a path or query carries it.
       override: ({ jsonSchema }) => {
         delete jsonSchema.anyOf;
-        Object.assign(jsonSchema, { type: "integer", minimum: 1, maximum: max });
+        Object.assign(jsonSchema, { type: "integer", minimum: min, maximum: max });
       },
     });
+}
+
+/**
+ * A record id in the path. Its upper bound is the column's: beyond it Postgres refuses the
+ * parameter itself (a 500 the fuzzer found), and no such record can exist anyway.
+ */
+export function recordIdSchema(description: string, max: number = INTEGER_ID_MAX) {
+  return wholeNumberSchema(description, 1, max);
 }
