@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { lazyPostgresDialect } from "./lazy-dialect.ts";
-import { namePreparedStatements } from "./prepared-statement.ts";
+import { namedStatementPool } from "./named-statement-pool.ts";
 import type { Database } from "./database.ts";
 import { type ListenHandlers, type Listener, listenOnPglite, listenOnPostgres } from "./listener.ts";
 
@@ -58,9 +58,8 @@ export function createDb(config: DbConfig): Db {
     // that would end the process. Its query, if any, still fails and is answered 503.
     pool.on("connect", (client) => {
       client.on("error", () => {});
-      namePreparedStatements(client);
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
     const databaseUrl = config.databaseUrl;
     // Closed with the pool, so that no listener's connection outlives it and keeps the process up.
     const listeners = new Set<Listener>();

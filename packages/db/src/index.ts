@@ -4,4 +4,6 @@ export { DataDirInUse } from "./data-dir-lock.ts";
 export { migrateToLatest, type MigrationOutcome } from "./migrate.ts";
 export { isDatabaseUnavailable, isStatementTimeout } from "./database-unavailable.ts";
 export type { ListenHandlers, Listener } from "./listener.ts";
-export { preparedStatement } from "./prepared-statement.ts";
+export { preparedQuery, type PreparedQuery } from "./prepared-query.ts";
+export { batchedLookUp } from "./batched-look-up.ts";
+export { textRows } from "./text-rows.ts";
