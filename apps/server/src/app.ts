@@ -16,7 +16,8 @@ import {
   toHttpFailure,
 } from "@vexil/api";
 import type { Db } from "@vexil/db";
-import { AUTH_CHANGES_CHANNEL, createPasswordHasher, createPrincipalCache, DEFAULT_LOGIN_LIMITS, DEFAULT_SESSION_POLICY } from "@vexil/services";
+import { createPasswordHasher } from "@vexil/password-hasher";
+import { AUTH_CHANGES_CHANNEL, createPrincipalCache, DEFAULT_LOGIN_LIMITS, DEFAULT_SESSION_POLICY } from "@vexil/services";
 import { sql } from "kysely";
 import { startChangeRequestScheduler } from "./change-request-scheduler.ts";
 import { startHousekeeping } from "./housekeeping.ts";

@@ -36,7 +36,7 @@ export { updateBanner, type BannerChanges } from "./banners/update-banner.ts";
 export { setBannerEnabled } from "./banners/set-banner-enabled.ts";
 export { deleteBanner } from "./banners/delete-banner.ts";
 export { forgetExpiredAuthRecords } from "./auth/forget-expired-auth-records.ts";
-export { createPasswordHasher, type PasswordHasher, type PasswordHasherOptions } from "./auth/password-hasher.ts";
+export type { PasswordHasher } from "./auth/password-hasher.ts";
 export {
   createSession,
   DEFAULT_SESSION_POLICY,
