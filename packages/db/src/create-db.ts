@@ -7,6 +7,7 @@ import { lazyPostgresDialect } from "./lazy-dialect.ts";
 import { namedStatementPool } from "./named-statement-pool.ts";
 import type { Database } from "./database.ts";
 import { type ListenHandlers, type Listener, listenOnPglite, listenOnPostgres } from "./listener.ts";
+import { ownNotifications } from "./own-notifications.ts";
 
 export interface DbConfig {
   /** A Postgres connection string. When absent, the embedded PGlite database is used. */
@@ -22,7 +23,10 @@ export interface DbConfig {
 export interface Db {
   db: Kysely<Database>;
   kind: "postgres" | "pglite";
-  /** Receives NOTIFY messages on a channel, on a connection of its own. */
+  /**
+   * Receives each NOTIFY on a channel once: those of this Db's own writes before the write
+   * returns, the others' on a connection of its own.
+   */
   listen(channel: string, handlers: ListenHandlers): Listener;
   /** Closes the pool or the embedded database; a PGlite left open keeps the process alive. */
   close(): Promise<void>;
@@ -59,7 +63,8 @@ export function createDb(config: DbConfig): Db {
     pool.on("connect", (client) => {
       client.on("error", () => {});
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
+    const own = ownNotifications(pool);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool, own.prepare) }) });
     const databaseUrl = config.databaseUrl;
     // Closed with the pool, so that no listener's connection outlives it and keeps the process up.
     const listeners = new Set<Listener>();
@@ -67,7 +72,8 @@ export function createDb(config: DbConfig): Db {
       db,
       kind: "postgres",
       listen: (channel, handlers) => {
-        const listener = listenOnPostgres(databaseUrl, channel, handlers);
+        own.add(channel, handlers.onMessage);
+        const listener = listenOnPostgres(databaseUrl, channel, handlers, own.isOwn);
         listeners.add(listener);
         return listener;
       },

@@ -4,9 +4,9 @@ import { statementNameFor } from "./prepared-query.ts";
 
 /**
  * The pg pool as Kysely's Postgres dialect sees it, sending the queries of `preparedQuery` as
- * named statements and everything else as it is.
+ * named statements and everything else as it is; `prepare` readies each connection it hands out.
  */
-export function namedStatementPool(pool: pg.Pool): PostgresPool {
+export function namedStatementPool(pool: pg.Pool, prepare: (client: pg.PoolClient) => Promise<void>): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
     query: ((query: unknown, parameters?: unknown[]) => {
@@ -19,6 +19,12 @@ export function namedStatementPool(pool: pg.Pool): PostgresPool {
   return {
     connect: async () => {
       const client = await pool.connect();
+      try {
+        await prepare(client);
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
       let wrapped = clients.get(client);
       if (!wrapped) clients.set(client, (wrapped = wrap(client)));
       return wrapped;

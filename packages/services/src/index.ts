@@ -41,7 +41,6 @@ export {
   createSession,
   DEFAULT_SESSION_POLICY,
   endSession,
-  findSessionPrincipal,
   lookUpSessionPrincipal,
   type SessionPolicy,
 } from "./auth/sessions.ts";
@@ -52,7 +51,6 @@ export {
   createPersonalToken,
   deleteApiToken,
   ensureInitialAdminTokens,
-  findTokenPrincipal,
   lookUpTokenPrincipal,
   listApiTokens,
   type NewApiToken,
@@ -84,12 +82,3 @@ export { changeRequestState, type StateChange, TRANSITIONS } from "./change-requ
 export { pendingChangeRequestsFor } from "./change-requests/pending-change-requests.ts";
 export { runDueChangeRequests, type SchedulerOutcome } from "./change-requests/run-due-change-requests.ts";
 export { assertDirectWriteAllowed } from "./change-requests/assert-direct-write-allowed.ts";
-export {
-  AUTH_CHANGES_CHANNEL,
-  createPrincipalCache,
-  type PrincipalCache,
-  type PrincipalCacheOptions,
-  type PrincipalLookup,
-  tokenTag,
-  userTag,
-} from "./auth/principal-cache.ts";
