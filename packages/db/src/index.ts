@@ -6,7 +6,7 @@ export { isDatabaseUnavailable, isStatementTimeout } from "./database-unavailabl
 export type { ListenHandlers, Listener } from "./listener.ts";
 export { AUTH_CHANGES_CHANNEL, tokenTag, userTag } from "./auth-changes.ts";
 export { type AuthCache, createAuthCache } from "./auth-cache.ts";
-export { type CredentialCache, type CredentialCacheOptions, type CredentialLookup, createCredentialCache } from "./credential-cache.ts";
+export type { CredentialCacheOptions, CredentialLookup } from "./credential-cache.ts";
 export { preparedQuery, type PreparedQuery } from "./prepared-query.ts";
 export { batchedLookUp } from "./batched-look-up.ts";
 export { textRows } from "./text-rows.ts";

@@ -3,7 +3,7 @@ import type pg from "pg";
 const backendPid = (client: pg.ClientBase) => (client as unknown as { processID: number }).processID;
 const listenSql = (channel: string) => `listen "${channel.replaceAll('"', '""')}"`;
 
-export interface OwnNotifications {
+interface OwnNotifications {
   /** Hands this pool's own NOTIFYs on `channel` to `onMessage`. */
   add(channel: string, onMessage: (payload: string) => void): void;
   /** Makes a checked-out connection hear its own NOTIFYs; call before it runs anything. */

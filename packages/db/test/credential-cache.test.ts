@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createCredentialCache, type CredentialLookup } from "../src/index.ts";
+import { createCredentialCache, type CredentialLookup } from "../src/credential-cache.ts";
 
 const alice = { userId: 7, username: "alice" };
 type Alice = typeof alice;

@@ -38,7 +38,6 @@ export { deleteBanner } from "./banners/delete-banner.ts";
 export { forgetExpiredAuthRecords } from "./auth/forget-expired-auth-records.ts";
 export type { PasswordHasher } from "./auth/password-hasher.ts";
 export {
-  createSession,
   DEFAULT_SESSION_POLICY,
   endSession,
   lookUpSessionPrincipal,
