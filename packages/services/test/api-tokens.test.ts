@@ -3,20 +3,8 @@ import type { Kysely } from "kysely";
 import { createTestDb } from "@vexil/db/testing";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  createApiToken,
-  createPersonalToken,
-  createUser,
-  deleteApiToken,
-  ensureInitialAdminTokens,
-  listApiTokens,
-  lookUpTokenPrincipal,
-  NoAccessError,
-  NotFoundError,
-  type Principal,
-  RootRole,
-  ValidationError,
-} from "../src/index.ts";
+import { createApiToken, createPersonalToken, createUser, deleteApiToken, ensureInitialAdminTokens, listApiTokens } from "../src/index.ts";
+import { lookUpTokenPrincipal, NoAccessError, NotFoundError, type Principal, RootRole, ValidationError } from "../src/index.ts";
 import { rejects } from "./support/rejects.ts";
 import { scryptHasher } from "./support/scrypt-hasher.ts";
 

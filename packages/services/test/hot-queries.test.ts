@@ -4,16 +4,8 @@ import { type Kysely, sql } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { Database } from "@vexil/db";
-import {
-  addChange,
-  createFeature,
-  featureEnvironmentVariants,
-  NotFoundError,
-  pendingChangeRequestsFor,
-  type Principal,
-  replaceFeatureEnvironmentVariants,
-  setChangeRequestConfig,
-} from "../src/index.ts";
+import { addChange, createFeature, featureEnvironmentVariants, NotFoundError, pendingChangeRequestsFor, type Principal } from "../src/index.ts";
+import { replaceFeatureEnvironmentVariants, setChangeRequestConfig } from "../src/index.ts";
 
 const testDb = await createTestDb();
 const { db } = testDb;

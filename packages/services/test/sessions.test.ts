@@ -2,17 +2,8 @@ import { createTestDb } from "@vexil/db/testing";
 import { sql } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  createUser,
-  DEFAULT_LOGIN_LIMITS,
-  DEFAULT_SESSION_POLICY,
-  endSession,
-  forgetExpiredAuthRecords,
-  login,
-  lookUpSessionPrincipal,
-  RootRole,
-  type SessionPolicy,
-} from "../src/index.ts";
+import { createUser, DEFAULT_LOGIN_LIMITS, DEFAULT_SESSION_POLICY, endSession, forgetExpiredAuthRecords, login } from "../src/index.ts";
+import { lookUpSessionPrincipal, RootRole, type SessionPolicy } from "../src/index.ts";
 import { scryptHasher } from "./support/scrypt-hasher.ts";
 
 const testDb = await createTestDb();

@@ -1,22 +1,9 @@
 import { createTestDb } from "@vexil/db/testing";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  changePassword,
-  createPersonalToken,
-  createUser,
-  DEFAULT_LOGIN_LIMITS,
-  DEFAULT_SESSION_POLICY,
-  deleteUser,
-  listUsers,
-  login,
-  lookUpTokenPrincipal,
-  NameExistsError,
-  NotFoundError,
-  PasswordMismatch,
-  RootRole,
-  ValidationError,
-} from "../src/index.ts";
+import { changePassword, createPersonalToken, createUser, DEFAULT_LOGIN_LIMITS, DEFAULT_SESSION_POLICY, deleteUser } from "../src/index.ts";
+import { listUsers, login, lookUpTokenPrincipal, NameExistsError, NotFoundError, PasswordMismatch, RootRole } from "../src/index.ts";
+import { ValidationError } from "../src/index.ts";
 import { rejects } from "./support/rejects.ts";
 import { scryptHasher } from "./support/scrypt-hasher.ts";
 
