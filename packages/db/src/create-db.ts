@@ -72,8 +72,15 @@ export function createDb(config: DbConfig): Db {
       db,
       kind: "postgres",
       listen: (channel, handlers) => {
-        own.add(channel, handlers.onMessage);
-        const listener = listenOnPostgres(databaseUrl, channel, handlers, own.isOwn);
+        const stopOwn = own.add(channel, handlers.onMessage);
+        const heard = listenOnPostgres(databaseUrl, channel, handlers, (pid) => own.heardByWriter(pid, channel));
+        const listener = {
+          close: async () => {
+            stopOwn();
+            listeners.delete(listener);
+            await heard.close();
+          },
+        };
         listeners.add(listener);
         return listener;
       },
