@@ -54,5 +54,5 @@ if (undeclared.size > 0) {
 }
 // Files the bundled code opens at run time, relative to itself (password-hasher.ts starts the
 // worker from "./password-worker.mjs"; docs-page.ts reads "./docs").
-cpSync(new URL("../../packages/services/src/auth/password-worker.mjs", root), new URL("password-worker.mjs", dist));
+cpSync(new URL("../../packages/password-hasher/src/password-worker.mjs", root), new URL("password-worker.mjs", dist));
 cpSync(new URL("src/docs/", root), new URL("docs/", dist), { recursive: true });

@@ -15,8 +15,9 @@ import {
   sendJson,
   toHttpFailure,
 } from "@vexil/api";
-import type { Db } from "@vexil/db";
-import { AUTH_CHANGES_CHANNEL, createPasswordHasher, createPrincipalCache, DEFAULT_LOGIN_LIMITS, DEFAULT_SESSION_POLICY } from "@vexil/services";
+import { createAuthCache, type Db } from "@vexil/db";
+import { createPasswordHasher } from "@vexil/password-hasher";
+import { DEFAULT_LOGIN_LIMITS, DEFAULT_SESSION_POLICY, type Principal } from "@vexil/services";
 import { sql } from "kysely";
 import { startChangeRequestScheduler } from "./change-request-scheduler.ts";
 import { startHousekeeping } from "./housekeeping.ts";
@@ -58,13 +59,9 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     workers: config.PASSWORD_WORKERS ?? Math.max(1, availableParallelism() - 1),
     cost: config.BCRYPT_COST,
   });
-  const principals = createPrincipalCache({ ttlMs: config.AUTH_CACHE_TTL_MS });
-  // The cache is used only while this listener hears every change (it starts suspended).
-  const authChanges = db.listen(AUTH_CHANGES_CHANNEL, {
-    onMessage: (tag) => principals.invalidate(tag),
-    onListening: () => principals.resume(),
+  const principals = createAuthCache<Principal>(db, {
+    ttlMs: config.AUTH_CACHE_TTL_MS,
     onLost: (error) => {
-      principals.suspend();
       if (!closing) log.warn({ err: error }, "lost the database connection that hears auth changes; caching no credentials until it is back");
     },
   });
@@ -188,7 +185,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
       }
       await scheduler.stop();
       await housekeeping.stop();
-      await authChanges.close();
+      await principals.close();
       await hasher.close();
       await db.close();
     })();

@@ -2,7 +2,8 @@ import { sql } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { eventuallyStatus, until } from "./support/eventually.ts";
-import { adminToken, userWithRole } from "./support/principals.ts";
+import { DEFAULT_SESSION_POLICY } from "@vexil/services";
+import { adminToken, loginHeaders, userWithRole } from "./support/principals.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
 // Long enough that only an invalidation, never the backstop expiry, can end a cached answer here.
@@ -32,38 +33,92 @@ test("the cache is used: without the database's notice, the other instance keeps
   await one.db.db.deleteFrom("api_tokens").where("token_name", "like", "admin-%").execute();
 });
 
-test("a token revoked through one instance is refused by the other", async () => {
-  const admin = await adminToken(one);
-  const created = await one.call("POST", "/api/admin/api-tokens", { body: { tokenName: "ci", type: "admin" }, headers: admin });
-  const token = { authorization: created.json.secret };
-  await cachedOnOther(token);
-  assert.is((await one.call("DELETE", `/api/admin/api-tokens/${created.json.id}`, { headers: admin })).status, 200);
-  assert.is((await one.call("GET", ENVIRONMENTS, { headers: token })).status, 401, "at once on the instance that revoked it");
-  await eventuallyStatus(other, ENVIRONMENTS, token, 401);
-});
+interface WritePath {
+  name: string;
+  /** A credential, and the write through `writer` that must end it. */
+  prepare(writer: TestServer): Promise<{ credential: Record<string, string>; write(): Promise<number> }>;
+}
 
-test("a logout, a password change and a user deletion through one instance end access on the other", async () => {
-  const admin = await adminToken(one);
-  const leaving = await userWithRole(one, "viewer");
-  await cachedOnOther(leaving.headers);
-  assert.is((await one.call("POST", "/logout", { body: {}, headers: leaving.headers })).status, 200);
-  await eventuallyStatus(other, ENVIRONMENTS, leaving.headers, 401);
+const call = (srv: TestServer, method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+  srv.call(method, path, { headers, ...(body === undefined ? {} : { body }) }).then((res) => res.status);
 
-  const changed = await userWithRole(one, "editor");
-  await cachedOnOther(changed.headers);
-  const res = await one.call("POST", `/api/admin/user-admin/${changed.id}/change-password`, { body: { password: "a brand new password" }, headers: admin });
-  assert.is(res.status, 200);
-  await eventuallyStatus(other, ENVIRONMENTS, changed.headers, 401);
+const patOf = async (srv: TestServer, headers: Record<string, string>) => {
+  const pat = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "laptop", expiresAt: null }, headers });
+  return { id: pat.json.id as number, headers: { authorization: pat.json.secret as string } };
+};
 
-  const deleted = await userWithRole(one, "editor");
-  const pat = await one.call("POST", "/api/admin/user/tokens", { body: { description: "laptop", expiresAt: null }, headers: deleted.headers });
-  const patHeaders = { authorization: pat.json.secret };
-  await cachedOnOther(patHeaders);
-  await cachedOnOther(deleted.headers);
-  assert.is((await one.call("DELETE", `/api/admin/user-admin/${deleted.id}`, { headers: admin })).status, 200);
-  await eventuallyStatus(other, ENVIRONMENTS, patHeaders, 401);
-  await eventuallyStatus(other, ENVIRONMENTS, deleted.headers, 401);
-});
+// Every HTTP write to api_tokens, sessions or users that can end a credential. No procedure evicts
+// anything itself: the database announces each change, to the writer before its response.
+const WRITE_PATHS: WritePath[] = [
+  {
+    name: "revoking an API token",
+    async prepare(writer) {
+      const admin = await adminToken(writer);
+      const created = await writer.call("POST", "/api/admin/api-tokens", { body: { tokenName: "ci", type: "admin" }, headers: admin });
+      return { credential: { authorization: created.json.secret }, write: () => call(writer, "DELETE", `/api/admin/api-tokens/${created.json.id}`, admin) };
+    },
+  },
+  {
+    name: "revoking a personal access token",
+    async prepare(writer) {
+      const user = await userWithRole(writer, "editor");
+      const pat = await patOf(writer, user.headers);
+      return { credential: pat.headers, write: () => call(writer, "DELETE", `/api/admin/user/tokens/${pat.id}`, user.headers) };
+    },
+  },
+  {
+    name: "logging out (a session)",
+    async prepare(writer) {
+      const user = await userWithRole(writer, "viewer");
+      return { credential: user.headers, write: () => call(writer, "POST", "/logout", user.headers, {}) };
+    },
+  },
+  {
+    name: "logging in beyond the sessions a user may have (the oldest session ends)",
+    async prepare(writer) {
+      const user = await userWithRole(writer, "viewer");
+      for (let i = 1; i < DEFAULT_SESSION_POLICY.maxPerUser; i++) await loginHeaders(writer, user.username, user.password);
+      return { credential: user.headers, write: () => call(writer, "POST", "/auth/simple/login", {}, { username: user.username, password: user.password }) };
+    },
+  },
+  {
+    name: "an admin setting a user's password (a user)",
+    async prepare(writer) {
+      const admin = await adminToken(writer);
+      const user = await userWithRole(writer, "editor");
+      return { credential: user.headers, write: () => call(writer, "POST", `/api/admin/user-admin/${user.id}/change-password`, admin, { password: "a brand new password" }) };
+    },
+  },
+  {
+    name: "a user changing their own password (a user)",
+    async prepare(writer) {
+      const user = await userWithRole(writer, "editor");
+      const pat = await patOf(writer, user.headers);
+      return { credential: user.headers, write: () => call(writer, "POST", "/api/admin/user/change-password", pat.headers, { password: "a brand new password" }) };
+    },
+  },
+  {
+    name: "deleting a user (their personal access token)",
+    async prepare(writer) {
+      const admin = await adminToken(writer);
+      const user = await userWithRole(writer, "editor");
+      const pat = await patOf(writer, user.headers);
+      return { credential: pat.headers, write: () => call(writer, "DELETE", `/api/admin/user-admin/${user.id}`, admin) };
+    },
+  },
+];
+
+for (const path of WRITE_PATHS) {
+  for (const [writerName, writer, reader] of [["one", one, other], ["the other", other, one]] as const) {
+    test(`${path.name} through ${writerName} instance ends the cached credential there at once and on the other soon`, async () => {
+      const { credential, write } = await path.prepare(writer);
+      for (const srv of [writer, reader, writer, reader]) assert.is(await call(srv, "GET", ENVIRONMENTS, credential), 200, "cached on both");
+      assert.is(await write(), 200);
+      assert.is(await call(writer, "GET", ENVIRONMENTS, credential), 401, "gone from the writer's cache with its response");
+      await eventuallyStatus(reader, ENVIRONMENTS, credential, 401);
+    });
+  }
+}
 
 test("changes made by hand in SQL reach every instance: a role change and an expired token", async () => {
   const viewer = await userWithRole(one, "viewer");

@@ -1,12 +1,12 @@
 import type { AddressInfo } from "node:net";
 import { createDb } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
+import { createPasswordHasher } from "@vexil/password-hasher";
 import {
   addChange,
   moveChangeRequest,
   createApiToken,
   createFeature,
-  createPasswordHasher,
   createPersonalToken,
   createUser,
   RootRole,

@@ -1,4 +1,5 @@
-import { lookUpSessionPrincipal, lookUpTokenPrincipal, type Principal, type PrincipalLookup } from "@vexil/services";
+import type { CredentialLookup } from "@vexil/db";
+import { lookUpSessionPrincipal, lookUpTokenPrincipal, type Principal } from "@vexil/services";
 import type { ApiDeps } from "./context.ts";
 import { readSessionCookie, unsealSessionId } from "./session-cookie.ts";
 
@@ -7,8 +8,8 @@ import { readSessionCookie, unsealSessionId } from "./session-cookie.ts";
  * else the session cookie. Anything unknown, expired, revoked or tampered is nobody.
  */
 export async function authenticate(deps: ApiDeps, headers: { authorization?: string; cookie?: string }): Promise<Principal | null> {
-  const resolve = (credential: string, lookUp: () => Promise<PrincipalLookup | null>) =>
-    deps.principals ? deps.principals.resolve(credential, lookUp) : lookUp().then((found) => found?.principal ?? null);
+  const resolve = (credential: string, lookUp: () => Promise<CredentialLookup<Principal> | null>) =>
+    deps.principals ? deps.principals.resolve(credential, lookUp) : lookUp().then((found) => found?.value ?? null);
   const authorization = headers.authorization?.trim();
   if (authorization) {
     const token = authorization.replace(/^Bearer\s+/i, "");

@@ -1,5 +1,5 @@
-import type { Database } from "@vexil/db";
-import type { LoginPolicy, PasswordHasher, Principal, PrincipalCache } from "@vexil/services";
+import type { AuthCache, Database } from "@vexil/db";
+import type { LoginPolicy, PasswordHasher, Principal } from "@vexil/services";
 import type { Kysely } from "kysely";
 import type { CookieSettings } from "./session-cookie.ts";
 
@@ -19,7 +19,7 @@ export interface ApiDeps {
   cookies: CookieSettings;
   loginPolicy: LoginPolicy;
   /** Who credentials stand for, kept between requests; without it every request looks them up. */
-  principals?: PrincipalCache;
+  principals?: AuthCache<Principal>;
 }
 
 /** What a procedure knows about the request it serves. */

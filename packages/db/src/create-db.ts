@@ -4,9 +4,10 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { lazyPostgresDialect } from "./lazy-dialect.ts";
-import { namePreparedStatements } from "./prepared-statement.ts";
+import { namedStatementPool } from "./named-statement-pool.ts";
 import type { Database } from "./database.ts";
 import { type ListenHandlers, type Listener, listenOnPglite, listenOnPostgres } from "./listener.ts";
+import { ownNotifications } from "./own-notifications.ts";
 
 export interface DbConfig {
   /** A Postgres connection string. When absent, the embedded PGlite database is used. */
@@ -22,7 +23,10 @@ export interface DbConfig {
 export interface Db {
   db: Kysely<Database>;
   kind: "postgres" | "pglite";
-  /** Receives NOTIFY messages on a channel, on a connection of its own. */
+  /**
+   * Receives each NOTIFY on a channel once: those of this Db's own writes before the write
+   * returns, the others' on a connection of its own.
+   */
   listen(channel: string, handlers: ListenHandlers): Listener;
   /** Closes the pool or the embedded database; a PGlite left open keeps the process alive. */
   close(): Promise<void>;
@@ -58,9 +62,9 @@ export function createDb(config: DbConfig): Db {
     // that would end the process. Its query, if any, still fails and is answered 503.
     pool.on("connect", (client) => {
       client.on("error", () => {});
-      namePreparedStatements(client);
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const own = ownNotifications(pool);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool, own.prepare) }) });
     const databaseUrl = config.databaseUrl;
     // Closed with the pool, so that no listener's connection outlives it and keeps the process up.
     const listeners = new Set<Listener>();
@@ -68,7 +72,15 @@ export function createDb(config: DbConfig): Db {
       db,
       kind: "postgres",
       listen: (channel, handlers) => {
-        const listener = listenOnPostgres(databaseUrl, channel, handlers);
+        const stopOwn = own.add(channel, handlers.onMessage);
+        const heard = listenOnPostgres(databaseUrl, channel, handlers, (pid) => own.heardByWriter(pid, channel));
+        const listener = {
+          close: async () => {
+            stopOwn();
+            listeners.delete(listener);
+            await heard.close();
+          },
+        };
         listeners.add(listener);
         return listener;
       },

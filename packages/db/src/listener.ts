@@ -17,9 +17,15 @@ const MAX_RETRY_MS = 5_000;
 
 /**
  * LISTEN on a connection of its own, outside the pool, reconnecting with a doubling delay when it
- * is lost. TCP keep-alive makes a silently dead connection surface as an error.
+ * is lost. TCP keep-alive makes a silently dead connection surface as an error. Messages for which
+ * `heardElsewhere` is true (from the pool's own connections, handled there) are skipped.
  */
-export function listenOnPostgres(connectionString: string, channel: string, handlers: ListenHandlers): Listener {
+export function listenOnPostgres(
+  connectionString: string,
+  channel: string,
+  handlers: ListenHandlers,
+  heardElsewhere: (pid: number) => boolean = () => false,
+): Listener {
   let closed = false;
   let current: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -41,7 +47,7 @@ export function listenOnPostgres(connectionString: string, channel: string, hand
     client.on("error", lose);
     client.on("end", () => lose());
     client.on("notification", (message) => {
-      if (message.channel === channel) handlers.onMessage(message.payload ?? "");
+      if (message.channel === channel && !heardElsewhere(message.processId)) handlers.onMessage(message.payload ?? "");
     });
     client
       .connect()
@@ -64,7 +70,10 @@ export function listenOnPostgres(connectionString: string, channel: string, hand
   };
 }
 
-/** The embedded database runs in this process, so its notifications never get lost. */
+/**
+ * The embedded database runs in this process, so its notifications never get lost, and it hands
+ * them over while the notifying query's reply is read, before that query returns.
+ */
 export function listenOnPglite(opened: Promise<PGlite>, channel: string, handlers: ListenHandlers): Listener {
   const listening = opened.then(async (pglite) => {
     const stop = await pglite.listen(channel, (payload) => handlers.onMessage(payload));

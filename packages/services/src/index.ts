@@ -37,12 +37,10 @@ export { updateBanner, type BannerChanges } from "./banners/update-banner.ts";
 export { setBannerEnabled } from "./banners/set-banner-enabled.ts";
 export { deleteBanner } from "./banners/delete-banner.ts";
 export { forgetExpiredAuthRecords } from "./auth/forget-expired-auth-records.ts";
-export { createPasswordHasher, type PasswordHasher, type PasswordHasherOptions } from "./auth/password-hasher.ts";
+export type { PasswordHasher } from "./auth/password-hasher.ts";
 export {
-  createSession,
   DEFAULT_SESSION_POLICY,
   endSession,
-  findSessionPrincipal,
   lookUpSessionPrincipal,
   type SessionPolicy,
 } from "./auth/sessions.ts";
@@ -53,7 +51,6 @@ export {
   createPersonalToken,
   deleteApiToken,
   ensureInitialAdminTokens,
-  findTokenPrincipal,
   lookUpTokenPrincipal,
   listApiTokens,
   type NewApiToken,
@@ -85,12 +82,3 @@ export { moveChangeRequest, type StateChange, TRANSITIONS } from "./change-reque
 export { pendingChangeRequestsFor } from "./change-requests/pending-change-requests.ts";
 export { runDueChangeRequests, type SchedulerOutcome } from "./change-requests/run-due-change-requests.ts";
 export { assertDirectWriteAllowed } from "./change-requests/assert-direct-write-allowed.ts";
-export {
-  AUTH_CHANGES_CHANNEL,
-  createPrincipalCache,
-  type PrincipalCache,
-  type PrincipalCacheOptions,
-  type PrincipalLookup,
-  tokenTag,
-  userTag,
-} from "./auth/principal-cache.ts";

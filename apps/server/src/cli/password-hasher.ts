@@ -1,4 +1,5 @@
-import { createPasswordHasher, type PasswordHasher } from "@vexil/services";
+import { createPasswordHasher } from "@vexil/password-hasher";
+import type { PasswordHasher } from "@vexil/services";
 import type { Config } from "../config.ts";
 
 /** A command hashes a few passwords: one worker is plenty, with the server's bcrypt cost. */

@@ -1,4 +1,4 @@
-import { createApiToken, createPersonalToken, deleteApiToken, listApiTokens, NoAccessError, type Principal, tokenTag } from "@vexil/services";
+import { createApiToken, createPersonalToken, deleteApiToken, listApiTokens, NoAccessError, type Principal } from "@vexil/services";
 import { z } from "zod";
 import { toJson } from "../schemas/to-json.ts";
 import { recordIdSchema } from "../schemas/record-id.ts";
@@ -67,12 +67,7 @@ export const apiTokensRouter = {
     })
     .input(z.object({ id: idParam }))
     .output(apiTokenSchema)
-    .mutation(async ({ ctx, input }) => {
-      const token = await ctx.db.transaction().execute((trx) => deleteApiToken(trx, ctx.principal, input.id));
-      // Every instance hears of it through the database; this one must not wait for that.
-      ctx.deps.principals?.invalidate(tokenTag(token.id));
-      return toJson(token);
-    }),
+    .mutation(async ({ ctx, input }) => toJson(await ctx.db.transaction().execute((trx) => deleteApiToken(trx, ctx.principal, input.id)))),
 
   createPersonal: protectedProcedure
     .meta({
@@ -110,8 +105,6 @@ export const apiTokensRouter = {
     .output(apiTokenSchema)
     .mutation(async ({ ctx, input }) => {
       const who = owner(ctx.principal);
-      const token = await ctx.db.transaction().execute((trx) => deleteApiToken(trx, ctx.principal, input.id, who));
-      ctx.deps.principals?.invalidate(tokenTag(token.id));
-      return toJson(token);
+      return toJson(await ctx.db.transaction().execute((trx) => deleteApiToken(trx, ctx.principal, input.id, who)));
     }),
 };

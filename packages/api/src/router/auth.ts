@@ -1,4 +1,4 @@
-import { endSession, login, userTag } from "@vexil/services";
+import { endSession, login } from "@vexil/services";
 import { z } from "zod";
 import { okSchema, userSchema } from "../schemas/user.ts";
 import { toJson } from "../schemas/to-json.ts";
@@ -31,8 +31,6 @@ export const authRouter = {
         ip: ctx.ip,
         userAgent: ctx.userAgent,
       });
-      // A login beyond the per-user limit ended the oldest session; this instance forgets it at once.
-      ctx.deps.principals?.invalidate(userTag(user.id));
       ctx.setHeader("set-cookie", sessionCookieHeader(await sealSessionId(sessionId, ctx.deps.cookies), ctx.deps.cookies));
       return toJson(user);
     }),
@@ -45,10 +43,7 @@ export const authRouter = {
     .input(z.strictObject({}).optional())
     .output(okSchema)
     .mutation(async ({ ctx }) => {
-      if (ctx.principal?.kind === "user" && ctx.principal.sessionId) {
-        await endSession(ctx.db, ctx.principal.sessionId);
-        ctx.deps.principals?.invalidate(userTag(ctx.principal.userId));
-      }
+      if (ctx.principal?.kind === "user" && ctx.principal.sessionId) await endSession(ctx.db, ctx.principal.sessionId);
       ctx.setHeader("set-cookie", clearedSessionCookieHeader(ctx.deps.cookies));
       return {};
     }),

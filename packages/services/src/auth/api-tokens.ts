@@ -1,11 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Database } from "@vexil/db";
+import { type CredentialLookup, type Database, tokenTag, userTag } from "@vexil/db";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { NoAccessError, NotFoundError, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import type { RootRoleId } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
-import { type PrincipalLookup, tokenTag, userTag } from "./principal-cache.ts";
 
 export type ApiTokenType = "admin" | "client" | "frontend";
 
@@ -126,13 +125,11 @@ export async function deleteApiToken(trx: Kysely<Database>, by: Principal | null
   return token;
 }
 
-/** Who a token in the Authorization header stands for, or null for an unknown or expired one. */
-export async function findTokenPrincipal(db: Kysely<Database>, rawToken: string): Promise<Principal | null> {
-  return (await lookUpTokenPrincipal(db, rawToken))?.principal ?? null;
-}
-
-/** findTokenPrincipal with what a cache needs: what the answer depends on and when the token expires. */
-export async function lookUpTokenPrincipal(db: Kysely<Database>, rawToken: string): Promise<PrincipalLookup | null> {
+/**
+ * Who a token in the Authorization header stands for (null for an unknown or expired one), with
+ * what a cache needs: what the answer depends on and when the token expires.
+ */
+export async function lookUpTokenPrincipal(db: Kysely<Database>, rawToken: string): Promise<CredentialLookup<Principal> | null> {
   const row = await db
     .selectFrom("api_tokens")
     .leftJoin("users", "users.id", "api_tokens.user_id")
@@ -152,7 +149,7 @@ export async function lookUpTokenPrincipal(db: Kysely<Database>, rawToken: strin
     .executeTakeFirst();
   if (!row) return null;
   const tags = [tokenTag(row.id)];
-  const found = (principal: Principal): PrincipalLookup => ({ principal, tags, expiresInMs: row.expiresInMs });
+  const found = (principal: Principal): CredentialLookup<Principal> => ({ value: principal, tags, expiresInMs: row.expiresInMs });
   switch (row.type) {
     case "admin":
       return found({ kind: "admin-token", tokenId: row.id, tokenName: row.token_name });

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { Database } from "@vexil/db";
+import { type CredentialLookup, type Database, userTag } from "@vexil/db";
 import { type Kysely, sql } from "kysely";
 import type { RootRoleId } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
-import { type PrincipalLookup, userTag } from "./principal-cache.ts";
 
 export interface SessionPolicy {
   /** A session ends this long after login, however active (Unleash: 48 h). */
@@ -50,13 +49,15 @@ export async function createSession(
   return id;
 }
 
-/** The user behind a live session, or null for an unknown, expired or idle one. */
-export async function findSessionPrincipal(db: Kysely<Database>, sessionId: string, policy: SessionPolicy): Promise<Principal | null> {
-  return (await lookUpSessionPrincipal(db, sessionId, policy))?.principal ?? null;
-}
-
-/** findSessionPrincipal with what a cache needs: what the answer depends on and when the session ends. */
-export async function lookUpSessionPrincipal(db: Kysely<Database>, sessionId: string, policy: SessionPolicy): Promise<PrincipalLookup | null> {
+/**
+ * The user behind a live session (null for an unknown, expired or idle one), with what a cache
+ * needs: what the answer depends on and when the session ends.
+ */
+export async function lookUpSessionPrincipal(
+  db: Kysely<Database>,
+  sessionId: string,
+  policy: SessionPolicy,
+): Promise<CredentialLookup<Principal> | null> {
   const idleSeconds = policy.idleMs / 1000;
   const row = await db
     .selectFrom("sessions")
@@ -81,7 +82,7 @@ export async function lookUpSessionPrincipal(db: Kysely<Database>, sessionId: st
     await db.updateTable("sessions").set({ last_seen_at: sql<Date>`now()` }).where("id", "=", sessionId).execute();
   }
   return {
-    principal: {
+    value: {
       kind: "user",
       userId: row.userId,
       username: row.username ?? row.email ?? `user-${row.userId}`,

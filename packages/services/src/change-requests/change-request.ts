@@ -1,6 +1,6 @@
-import { type Database, preparedStatement } from "@vexil/db";
-import { CompiledQuery, type Kysely, type Selectable } from "kysely";
-import { imageUrlFor, type UserRow } from "../users/user.ts";
+import { type Database, preparedQuery } from "@vexil/db";
+import type { Kysely } from "kysely";
+import { imageUrlFor } from "../users/user.ts";
 
 export const CHANGE_REQUEST_STATES = ["Draft", "In review", "Approved", "Applied", "Cancelled", "Rejected", "Scheduled"] as const;
 export type ChangeRequestState = (typeof CHANGE_REQUEST_STATES)[number];
@@ -30,31 +30,35 @@ export interface ChangeRequestView {
   schedule?: { scheduledAt: Date; status: "pending" | "failed" | "suspended"; reason?: string };
 }
 
-type RequestRow = Selectable<Database["change_requests"]>;
-type ChangeRow = Selectable<Database["change_request_changes"]>;
-type ReviewRow = Selectable<Database["change_request_reviews"]>;
-
-// Lists such as the pending list run these on every request. Written once as SQL with an array
-// parameter (a Kysely `in (...)` list changes its text with its length) and prepared per
-// connection, so Postgres does not parse and plan them each time. Columns are named, not `*`,
-// so a migration cannot change a prepared statement's result under a running instance.
-const REQUESTS_SQL = preparedStatement(
-  "vexil_change_requests_by_ids",
-  `select id, project_id, environment_name, title, state, created_by_user_id, min_approvals, created_at, updated_at,
-          scheduled_at, schedule_status, schedule_reason
-     from change_requests where id = any($1::int[]) order by id`,
+// Lists such as the pending list run these on every request, as prepared statements taking an
+// array of ids (a Kysely `in (...)` list would change its text with its length).
+const requestsByIds = preparedQuery("vexil_change_requests_by_ids", (db, p: { ids: number[] }) =>
+  db
+    .selectFrom("change_requests")
+    .select([
+      "id", "project_id", "environment_name", "title", "state", "created_by_user_id", "min_approvals", "created_at",
+      "scheduled_at", "schedule_status", "schedule_reason",
+    ])
+    .where("id", "=", (eb) => eb.fn.any(eb.val(p.ids)))
+    .orderBy("id"),
 );
-const CHANGES_SQL = preparedStatement(
-  "vexil_change_request_changes_by_ids",
-  `select id, change_request_id, feature_name, action, payload, created_by_user_id, created_at
-     from change_request_changes where change_request_id = any($1::int[]) order by id`,
+const changesByRequestIds = preparedQuery("vexil_change_request_changes_by_ids", (db, p: { ids: number[] }) =>
+  db
+    .selectFrom("change_request_changes")
+    .select(["id", "change_request_id", "feature_name", "action", "payload", "created_by_user_id", "created_at"])
+    .where("change_request_id", "=", (eb) => eb.fn.any(eb.val(p.ids)))
+    .orderBy("id"),
 );
-const REVIEWS_SQL = preparedStatement(
-  "vexil_change_request_reviews_by_ids",
-  `select id, change_request_id, kind, user_id, text, created_at
-     from change_request_reviews where change_request_id = any($1::int[]) order by id`,
+const reviewsByRequestIds = preparedQuery("vexil_change_request_reviews_by_ids", (db, p: { ids: number[] }) =>
+  db
+    .selectFrom("change_request_reviews")
+    .select(["id", "change_request_id", "kind", "user_id", "text", "created_at"])
+    .where("change_request_id", "=", (eb) => eb.fn.any(eb.val(p.ids)))
+    .orderBy("id"),
 );
-const USERS_SQL = preparedStatement("vexil_change_request_people", "select id, username, email from users where id = any($1::int[])");
+const peopleByIds = preparedQuery("vexil_change_request_people", (db, p: { ids: number[] }) =>
+  db.selectFrom("users").select(["id", "username", "email"]).where("id", "=", (eb) => eb.fn.any(eb.val(p.ids))),
+);
 
 /**
  * Assembles change requests with their changes, reviews and people in a fixed number of queries
@@ -62,15 +66,14 @@ const USERS_SQL = preparedStatement("vexil_change_request_people", "select id, u
  */
 export async function loadChangeRequests(db: Kysely<Database>, ids: number[]): Promise<ChangeRequestView[]> {
   if (ids.length === 0) return [];
-  const run = <R>(query: string, parameters: unknown[]) => db.executeQuery<R>(CompiledQuery.raw(query, parameters)).then((r) => r.rows);
   const [requests, changes, reviews] = await Promise.all([
-    run<RequestRow>(REQUESTS_SQL, [ids]),
-    run<ChangeRow>(CHANGES_SQL, [ids]),
-    run<ReviewRow>(REVIEWS_SQL, [ids]),
+    requestsByIds.execute(db, { ids }),
+    changesByRequestIds.execute(db, { ids }),
+    reviewsByRequestIds.execute(db, { ids }),
   ]);
   const userIds = [...new Set([...requests.map((r) => r.created_by_user_id), ...changes.map((c) => c.created_by_user_id), ...reviews.map((r) => r.user_id)])];
   const users = new Map(
-    (await run<Pick<UserRow, "id" | "email" | "username">>(USERS_SQL, [userIds])).map(
+    (await peopleByIds.execute(db, { ids: userIds })).map(
       (row) => [row.id, { id: row.id, username: row.username ?? row.email, imageUrl: imageUrlFor(row) }] as const,
     ),
   );

@@ -1,19 +1,31 @@
-import { type Database, preparedStatement } from "@vexil/db";
-import { CompiledQuery, type Kysely } from "kysely";
+import { type Database, preparedQuery } from "@vexil/db";
+import type { Kysely } from "kysely";
 import type { Principal } from "../auth/principal.ts";
 import { projectNotFound } from "../projects/require-project.ts";
-import { type ChangeRequestView, loadChangeRequests, PENDING_STATES } from "./change-request.ts";
+import { type ChangeRequestState, type ChangeRequestView, loadChangeRequests, PENDING_STATES } from "./change-request.ts";
 
-// Dashboards poll this; written once as SQL and prepared per connection (see loadChangeRequests).
-// $1 project, $2 user, $3 the pending states.
-const PENDING_SQL = preparedStatement(
+// Dashboards poll this, so it runs as a prepared statement.
+const pendingIds = preparedQuery(
   "vexil_pending_change_requests",
-  `select exists (select 1 from projects where id = $1) as "projectExists",
-          array(select cr.id
-                  from change_requests cr
-                  join change_request_settings s on s.project_id = cr.project_id and s.environment_name = cr.environment_name
-                 where cr.project_id = $1 and cr.created_by_user_id = $2 and cr.state = any($3::text[]) and s.enabled
-                 order by cr.id) as ids`,
+  (db, p: { projectId: string; userId: number; states: ChangeRequestState[] }) =>
+    db.selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom("projects").select("projects.id").where("projects.id", "=", p.projectId)).as("projectExists"),
+      eb
+        .fn<number[]>("array", [
+          eb
+            .selectFrom("change_requests as cr")
+            .innerJoin("change_request_settings as s", (join) =>
+              join.onRef("s.project_id", "=", "cr.project_id").onRef("s.environment_name", "=", "cr.environment_name"),
+            )
+            .select("cr.id")
+            .where("cr.project_id", "=", p.projectId)
+            .where("cr.created_by_user_id", "=", p.userId)
+            .where("cr.state", "=", eb.fn.any(eb.val(p.states)))
+            .where("s.enabled", "=", true)
+            .orderBy("cr.id"),
+        ])
+        .as("ids"),
+    ]),
 );
 
 /**
@@ -24,8 +36,8 @@ const PENDING_SQL = preparedStatement(
 export async function pendingChangeRequestsFor(db: Kysely<Database>, by: Principal, projectId: string): Promise<ChangeRequestView[]> {
   // A token has no requests of its own, but an unknown project is still a 404 for it.
   const userId = by.kind === "user" ? by.userId : 0;
-  const { rows } = await db.executeQuery<{ projectExists: boolean; ids: number[] }>(CompiledQuery.raw(PENDING_SQL, [projectId, userId, PENDING_STATES]));
-  const found = rows[0] as { projectExists: boolean; ids: number[] };
+  const [found] = await pendingIds.execute(db, { projectId, userId, states: PENDING_STATES });
+  if (!found) throw new Error("A select without from returns one row.");
   if (!found.projectExists) throw projectNotFound(projectId);
   if (by.kind !== "user") return [];
   return loadChangeRequests(db, found.ids);

@@ -1,17 +1,18 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createPrincipalCache, type Principal, type PrincipalLookup } from "../src/index.ts";
+import { createCredentialCache, type CredentialLookup } from "../src/credential-cache.ts";
 
-const alice: Principal = { kind: "user", userId: 7, username: "alice", rootRole: 2, via: "session" };
-const found: PrincipalLookup = { principal: alice, tags: ["user:7"], expiresInMs: null };
+const alice = { userId: 7, username: "alice" };
+type Alice = typeof alice;
+const found: CredentialLookup<Alice> = { value: alice, tags: ["user:7"], expiresInMs: null };
 
-function counting(answer: PrincipalLookup | null = found) {
+function counting(answer: CredentialLookup<Alice> | null = found) {
   let calls = 0;
   return { lookUp: async () => (calls++, answer), calls: () => calls };
 }
 
 test("answers from the cache once resumed, and looks up again after an invalidation of its tag", async () => {
-  const cache = createPrincipalCache({ ttlMs: 60_000 });
+  const cache = createCredentialCache<Alice>({ ttlMs: 60_000 });
   const db = counting();
   await cache.resolve("c", db.lookUp);
   await cache.resolve("c", db.lookUp);
@@ -29,7 +30,7 @@ test("answers from the cache once resumed, and looks up again after an invalidat
 });
 
 test("a look-up that overlapped an invalidation is not kept: it may have read the old row", async () => {
-  const cache = createPrincipalCache({ ttlMs: 60_000 });
+  const cache = createCredentialCache<Alice>({ ttlMs: 60_000 });
   cache.resume();
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
@@ -48,7 +49,7 @@ test("a look-up that overlapped an invalidation is not kept: it may have read th
 });
 
 test("unknown credentials, expired answers and a suspended cache are never served from memory", async () => {
-  const cache = createPrincipalCache({ ttlMs: 60_000 });
+  const cache = createCredentialCache<Alice>({ ttlMs: 60_000 });
   cache.resume();
   const nobody = counting(null);
   assert.is(await cache.resolve("x", nobody.lookUp), null);
@@ -66,7 +67,7 @@ test("unknown credentials, expired answers and a suspended cache are never serve
 });
 
 test("ttl 0 turns it off", async () => {
-  const cache = createPrincipalCache({ ttlMs: 0 });
+  const cache = createCredentialCache<Alice>({ ttlMs: 0 });
   cache.resume();
   const db = counting();
   await cache.resolve("c", db.lookUp);

@@ -1,21 +1,15 @@
-import type { Principal } from "./principal.ts";
-
 /** What a credential look-up found, with what may invalidate it and how long it may be trusted. */
-export interface PrincipalLookup {
-  principal: Principal;
-  /** Names of what the answer depends on: `token:<id>`, `user:<id>` (the NOTIFY payloads). */
+export interface CredentialLookup<T> {
+  value: T;
+  /** Names of what the answer depends on, as the database announces changes (see auth-changes.ts). */
   tags: string[];
   /** How long until the credential itself expires; null when it does not. */
   expiresInMs: number | null;
 }
 
-export const AUTH_CHANGES_CHANNEL = "vexil_auth_changes";
-export const tokenTag = (tokenId: number) => `token:${tokenId}`;
-export const userTag = (userId: number) => `user:${userId}`;
-
-export interface PrincipalCache {
-  /** The principal for a credential: from the cache when fresh, else from `lookUp` (and then cached). */
-  resolve(credential: string, lookUp: () => Promise<PrincipalLookup | null>): Promise<Principal | null>;
+export interface CredentialCache<T> {
+  /** The answer for a credential: from the cache when fresh, else from `lookUp` (and then cached). */
+  resolve(credential: string, lookUp: () => Promise<CredentialLookup<T> | null>): Promise<T | null>;
   /** Forgets every answer that depends on `tag`. */
   invalidate(tag: string): void;
   /** Invalidations may be missed from now on: forget everything and cache nothing until resume(). */
@@ -23,27 +17,24 @@ export interface PrincipalCache {
   resume(): void;
 }
 
-interface Entry {
-  principal: Principal;
+interface Entry<T> {
+  value: T;
   tags: string[];
   until: number;
 }
 
-export interface PrincipalCacheOptions {
+export interface CredentialCacheOptions {
   /** The longest an answer is kept, as a backstop; 0 turns the cache off. */
   ttlMs: number;
   maxEntries?: number;
 }
 
 /**
- * An in-process cache of credential -> principal, so that a request does not look up its token or
- * session in the database every time. It is only correct while every change reaches it: the
- * database announces changes (see the auth-change-notifications migration), this process
- * applies the ones it makes itself at once, and while the announcements cannot be heard the
- * cache is suspended. Unknown credentials are never cached, so a new token works at once anywhere.
+ * An in-process cache of credential -> answer, correct only while every invalidation reaches it;
+ * it starts suspended. Unknown credentials are never cached, so a new one works at once anywhere.
  */
-export function createPrincipalCache({ ttlMs, maxEntries = 10_000 }: PrincipalCacheOptions): PrincipalCache {
-  const entries = new Map<string, Entry>();
+export function createCredentialCache<T>({ ttlMs, maxEntries = 10_000 }: CredentialCacheOptions): CredentialCache<T> {
+  const entries = new Map<string, Entry<T>>();
   let active = false;
   // Bumped by every invalidation: a look-up that overlapped one may have read the old row.
   let generation = 0;
@@ -56,7 +47,7 @@ export function createPrincipalCache({ ttlMs, maxEntries = 10_000 }: PrincipalCa
   return {
     async resolve(credential, lookUp) {
       const hit = entries.get(credential);
-      if (hit && hit.until > Date.now()) return hit.principal;
+      if (hit && hit.until > Date.now()) return hit.value;
       if (hit) entries.delete(credential);
       const startedAt = generation;
       const found = await lookUp();
@@ -64,9 +55,9 @@ export function createPrincipalCache({ ttlMs, maxEntries = 10_000 }: PrincipalCa
       if (active && ttlMs > 0 && startedAt === generation && (found.expiresInMs === null || found.expiresInMs > 0)) {
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
         const lifetime = found.expiresInMs === null ? ttlMs : Math.min(ttlMs, found.expiresInMs);
-        entries.set(credential, { principal: found.principal, tags: found.tags, until: Date.now() + lifetime });
+        entries.set(credential, { value: found.value, tags: found.tags, until: Date.now() + lifetime });
       }
-      return found.principal;
+      return found.value;
     },
     invalidate(tag) {
       generation++;

@@ -3,12 +3,8 @@ const BUSY_EVENT_LOOP = 0.5;
 /** So that one long job (a GC pause, a blocked tick) cannot hold logins back for long. */
 const MAX_REST_MS = 1_000;
 
-// Measured on a 2-core machine (issue 8): bcrypt in a worker at nice 10, or even in another
-// process at SCHED_IDLE, took half a core or more whenever one was idle, and that alone cut the
-// throughput of concurrent GETs by a quarter and nearly doubled their p99. No scheduling priority
-// prevents it, so while the event loop is busy a worker rests after each job for as long again:
-// logins then took a third of a core and moved the GETs' p99 by 1.25-1.5x instead of 1.6-1.9x.
-// When the event loop is not busy, logins run at full speed.
+// bcrypt at any scheduling priority still takes the cores the event loop needs, so while the loop
+// is busy a worker hashes half of its time (tooling/bench/README.md has the measurements).
 export const DEFAULT_BUSY_SHARE = 0.5;
 
 /**

@@ -5,8 +5,7 @@ import { performance } from "node:perf_hooks";
 import { parentPort } from "node:worker_threads";
 import { hashSync, verifySync } from "@node-rs/bcrypt";
 
-// On Linux a nice value belongs to one thread: this lowers only the bcrypt thread. It helps the
-// event loop a little under a login storm, not enough on its own (see rest-after-job.ts).
+// On Linux a nice value belongs to one thread, so this lowers only the bcrypt thread; resting does the rest (rest-after-job.ts).
 try {
   setPriority(0, 10);
 } catch {

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { restAfterJob } from "../src/auth/rest-after-job.ts";
+import { restAfterJob } from "../src/rest-after-job.ts";
 import { createPasswordHasher } from "../src/index.ts";
 
 test("hashes as bcrypt and verifies: right password, wrong password, unreadable hash", async () => {

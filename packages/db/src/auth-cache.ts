@@ -1,0 +1,28 @@
+import { AUTH_CHANGES_CHANNEL } from "./auth-changes.ts";
+import type { Db } from "./create-db.ts";
+import { type CredentialCacheOptions, type CredentialLookup, createCredentialCache } from "./credential-cache.ts";
+
+export interface AuthCache<T> {
+  /** The answer for a credential: from the cache when fresh, else from `lookUp` (and then cached). */
+  resolve(credential: string, lookUp: () => Promise<CredentialLookup<T> | null>): Promise<T | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * A cache of who credentials stand for that forgets an answer whenever a row it depends on
+ * changes, whoever changes it: the database announces every change to tokens, sessions and users
+ * (triggers, NOTIFY), this instance's own writes before the write returns and other instances' a
+ * moment later. While the announcements cannot be heard it caches nothing.
+ */
+export function createAuthCache<T>(db: Db, options: CredentialCacheOptions & { onLost?(error?: unknown): void }): AuthCache<T> {
+  const cache = createCredentialCache<T>(options);
+  const listener = db.listen(AUTH_CHANGES_CHANNEL, {
+    onMessage: (tag) => cache.invalidate(tag),
+    onListening: () => cache.resume(),
+    onLost: (error) => {
+      cache.suspend();
+      options.onLost?.(error);
+    },
+  });
+  return { resolve: (credential, lookUp) => cache.resolve(credential, lookUp), close: () => listener.close() };
+}

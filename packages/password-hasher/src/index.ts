@@ -1,0 +1,1 @@
+export { createPasswordHasher, type PasswordHasherOptions } from "./password-hasher.ts";
