@@ -1,6 +1,7 @@
 import { batchedLookUp, type Database, preparedQuery, textRows } from "@vexil/db";
 import type { Kysely } from "kysely";
 import { NotFoundError } from "../errors/domain-error.ts";
+import { projectNotFound } from "../projects/require-project.ts";
 
 /** The path of a feature's environment: `/projects/{projectId}/features/{featureName}/environments/{environment}`. */
 export interface FeatureEnvironmentPath {
@@ -57,7 +58,7 @@ export async function locateFeatureEnvironment(db: Kysely<Database>, path: Featu
   const { projectId, featureName, environment } = path;
   const found = await locate(db, path);
 
-  if (!found.projectExists) throw new NotFoundError(`The project "${projectId}" does not exist.`);
+  if (!found.projectExists) throw projectNotFound(projectId);
   if (found.featureProject !== projectId) {
     throw new NotFoundError(`The feature "${featureName}" does not exist in the project "${projectId}".`);
   }
