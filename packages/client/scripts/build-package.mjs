@@ -49,6 +49,28 @@ for (const file of readdirSync(dist).filter((f) => f.endsWith(".d.ts"))) {
   writeFileSync(`${dist}${file}`, text.replace(/(from ["']\.\/[\w-]+)\.ts(["'])/g, "$1.js$2"));
 }
 
+// The written-out router must take and answer exactly what the server's does, procedure by procedure.
+const check = `${dist}same-as-source.ts`;
+writeFileSync(
+  check,
+  `import type { AppRouter as Written } from "./procedures.js";
+import type { AppRouter } from "../src/procedures.ts";
+// Identical, not merely assignable both ways: a renamed optional field must not pass.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Procedures<R> = R extends { _def: { record: infer Record } } ? Record : never;
+type Types<R> = { [G in keyof R]: { [P in keyof R[G]]: R[G][P] extends { _def: { $types: { input: infer I; output: infer O } } } ? [I, O] : never } };
+type Mine = Types<Procedures<Written>>;
+type Source = Types<Procedures<AppRouter>>;
+type Sameness = { [G in keyof Source]: { [P in keyof Source[G]]: Same<G extends keyof Mine ? Mine[G][P & keyof Mine[G]] : never, Source[G][P]> } };
+// A mismatch names the procedure: "The types of 'banners.create' are incompatible".
+export const same: { [G in keyof Sameness]: { [P in keyof Sameness[G]]: true } } = null as unknown as Sameness;
+`,
+);
+const checked = ts.createProgram([check], { ...config.options, noEmit: true }, undefined, program);
+const mismatches = ts.getPreEmitDiagnostics(checked, checked.getSourceFile(check));
+rmSync(check);
+if (mismatches.length > 0) throw new Error(ts.formatDiagnostics(mismatches, ts.createCompilerHost({})));
+
 // What ships names no package of the repository but itself: outside it, none of them exists.
 for (const file of readdirSync(dist)) {
   const text = readFileSync(`${dist}${file}`, "utf8");
