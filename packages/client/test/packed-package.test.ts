@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createRestClient } from "../src/index.ts";
+import { draftChangeRequest } from "./support/draft-change-request.ts";
 import { ADMIN_PASSWORD, ADMIN_TOKEN, startServer } from "./support/start-server.ts";
 
 const clientDir = fileURLToPath(new URL("..", import.meta.url));
@@ -112,16 +113,7 @@ test("that app runs the four operations over REST and over tRPC against a real s
     await admin.features.create({ projectId: "default", name: "checkout" });
     const where = { projectId: "default", featureName: "checkout", environment: "development" };
     await admin.features.replaceVariants({ ...where, variants: [{ name: "blue" }, { name: "green" }] });
-    await admin.changeRequests.setConfig({ projectId: "default", environment: "production", changeRequestsEnabled: true, requiredApprovals: 1 });
-    const author = createRestClient({ baseUrl: srv.url });
-    await author.auth.login({ username: "admin", password: ADMIN_PASSWORD });
-    const draft = await author.changeRequests.addChange({
-      projectId: "default",
-      environment: "production",
-      feature: "checkout",
-      action: "patchVariant",
-      payload: { variants: [{ name: "red" }] },
-    });
+    const draft = await draftChangeRequest(srv.url, "checkout", [{ name: "red" }]);
 
     const env = { ...plainEnv, VEXIL_URL: srv.url, VEXIL_PASSWORD: ADMIN_PASSWORD };
     const output = JSON.parse(await ok(process.execPath, ["out/main.js"], app, env)) as {
