@@ -49,11 +49,13 @@ for (const file of readdirSync(dist).filter((f) => f.endsWith(".d.ts"))) {
   writeFileSync(`${dist}${file}`, text.replace(/(from ["']\.\/[\w-]+)\.ts(["'])/g, "$1.js$2"));
 }
 
-// The written-out router must take and answer exactly what the server's does, procedure by procedure.
+// The written-out router must take and answer exactly what the server's does, procedure by procedure,
+// and its errors must carry the same data.
 const check = `${dist}same-as-source.ts`;
 writeFileSync(
   check,
-  `import type { AppRouter as Written } from "./procedures.js";
+  `import type { inferRouterError } from "@trpc/server";
+import type { AppRouter as Written } from "./procedures.js";
 import type { AppRouter } from "../src/procedures.ts";
 // Identical, not merely assignable both ways: a renamed optional field must not pass.
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -64,6 +66,7 @@ type Source = Types<Procedures<AppRouter>>;
 type Sameness = { [G in keyof Source]: { [P in keyof Source[G]]: Same<G extends keyof Mine ? Mine[G][P & keyof Mine[G]] : never, Source[G][P]> } };
 // A mismatch names the procedure: "The types of 'banners.create' are incompatible".
 export const same: { [G in keyof Sameness]: { [P in keyof Sameness[G]]: true } } = null as unknown as Sameness;
+export const sameErrors: Same<inferRouterError<Written>, inferRouterError<AppRouter>> = true;
 `,
 );
 const checked = ts.createProgram([check], { ...config.options, noEmit: true }, undefined, program);
