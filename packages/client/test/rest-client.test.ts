@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createRestClient, VexilApiError } from "../src/index.ts";
+import { draftChangeRequest } from "./support/draft-change-request.ts";
 import { ADMIN_PASSWORD, ADMIN_TOKEN, startServer } from "./support/start-server.ts";
 
 const srv = await startServer();
@@ -63,17 +64,10 @@ test("log in: the session cookie is kept and sent; logout ends it", async () => 
 });
 
 test("pending change requests of the logged-in user", async () => {
-  await admin.changeRequests.setConfig({ projectId: "default", environment: "production", changeRequestsEnabled: true, requiredApprovals: 1 });
+  const draft = await draftChangeRequest(srv.url, "checkout", [{ name: "blue" }]);
+  assert.is(draft.state, "Draft");
   const author = createRestClient({ baseUrl: srv.url });
   await author.auth.login({ username: "admin", password: ADMIN_PASSWORD });
-  const draft = await author.changeRequests.addChange({
-    projectId: "default",
-    environment: "production",
-    feature: "checkout",
-    action: "patchVariant",
-    payload: { variants: [{ name: "blue" }] },
-  });
-  assert.is(draft.state, "Draft");
   const pending = await author.changeRequests.pending({ projectId: "default" });
   assert.equal(pending.map((cr) => [cr.id, cr.state, cr.environment]), [[draft.id, "Draft", "production"]]);
   assert.equal(await admin.changeRequests.pending({ projectId: "default" }), [], "an API token is not a user");
