@@ -1,6 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import pg from "pg";
+import { Kysely } from "kysely";
+import { PGliteDialect } from "kysely-pglite-dialect";
 import { createDb, type Db } from "./create-db.ts";
+import type { Database } from "./database.ts";
+import { openPglite } from "./embedded/open-pglite.ts";
 import { migrateToLatest } from "./migrate.ts";
 import { migrations } from "./migrations/index.ts";
 
@@ -44,6 +48,22 @@ async function ensureTemplate(admin: pg.Client, serverUrl: string, template: str
   }
 }
 
+// The embedded counterpart of the template: migrated once per process (uvu runs a package's test
+// files in one), then every test database starts from its files, skipping initdb and migrations.
+let embeddedTemplate: Promise<Blob> | undefined;
+
+async function migratedEmbeddedTemplate(): Promise<Blob> {
+  const pglite = await openPglite("memory://");
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  try {
+    await migrateToLatest(db);
+    return await pglite.dumpDataDir("none");
+  } finally {
+    await db.destroy();
+    if (!pglite.closed) await pglite.close();
+  }
+}
+
 /**
  * A fresh, migrated database for one test file: a clone of a migrated template on the real
  * Postgres named by TEST_DATABASE_URL (or DATABASE_URL), and an in-memory PGlite otherwise.
@@ -54,9 +74,8 @@ export async function createTestDb(
 ): Promise<TestDb> {
   const serverUrl = env.TEST_DATABASE_URL || env.DATABASE_URL;
   if (!serverUrl) {
-    const embedded = createDb({ dataDir: "memory://" });
-    await migrateToLatest(embedded.db);
-    return embedded;
+    embeddedTemplate ??= migratedEmbeddedTemplate();
+    return createDb({ dataDir: "memory://", embeddedTemplate: await embeddedTemplate });
   }
 
   const template = `vexil_template_${migrationsHash}`;
