@@ -5,3 +5,8 @@ export { migrateToLatest, type MigrationOutcome } from "./migrate.ts";
 export { isDatabaseUnavailable, isStatementTimeout } from "./database-unavailable.ts";
 export type { ListenHandlers, Listener } from "./listener.ts";
 export { preparedStatement } from "./prepared-statement.ts";
+export { exportDatabase } from "./transfer/export-database.ts";
+export { importDatabase } from "./transfer/import-database.ts";
+export { readDocument, TRANSFER_FORMAT, type TransferDocument } from "./transfer/transfer-document.ts";
+export { TransferRefused } from "./transfer/transfer-refused.ts";
+export { readSchemaCatalog } from "./transfer/schema-catalog.ts";
