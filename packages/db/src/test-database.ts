@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { Kysely } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
@@ -75,7 +78,21 @@ export async function createTestDb(
   const serverUrl = env.TEST_DATABASE_URL || env.DATABASE_URL;
   if (!serverUrl) {
     embeddedTemplate ??= migratedEmbeddedTemplate();
-    return createDb({ dataDir: "memory://", embeddedTemplate: await embeddedTemplate });
+    // On disk rather than in memory://, whose files would sit in the process's memory: about
+    // 35 MB less for each database, and uvu imports every test file, opening its database,
+    // before it runs any.
+    const scratch = await mkdtemp(join(tmpdir(), "vexil-test-db-"));
+    const embedded = createDb({ dataDir: join(scratch, "data"), embeddedTemplate: await embeddedTemplate });
+    return {
+      ...embedded,
+      close: async () => {
+        try {
+          await embedded.close();
+        } finally {
+          await rm(scratch, { recursive: true, force: true });
+        }
+      },
+    };
   }
 
   const template = `vexil_template_${migrationsHash}`;
