@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { exportDatabase, importDatabase, readDocument, TransferRefused } from "../src/index.ts";
+import { exportDatabase, importDatabase, readDocument, type TransferDocument, TransferRefused } from "../src/index.ts";
 import { migrations } from "../src/migrations/index.ts";
 import { createTestDb, type TestDb } from "../src/test-database.ts";
 
@@ -23,6 +23,28 @@ function resealed(text: string): string {
 
 /** Every line but the header's export time and the trailer's digest, which differ between two exports of the same data. */
 const comparable = (text: string) => text.replace(/"exportedAt":"[^"]+"/, "").replace(/"sha256":"[0-9a-f]+"/, "");
+
+/** A source and a target database for one test, both closed after it. */
+async function withTwoDatabases(run: (source: TestDb, target: TestDb) => Promise<void>): Promise<void> {
+  const source = await createTestDb();
+  const target = await createTestDb();
+  try {
+    await run(source, target);
+  } finally {
+    await source.close();
+    await target.close();
+  }
+}
+
+/** The refusal that importing `document` into `target` ends in; a success fails the test. */
+async function importRefusal(target: TestDb, document: TransferDocument): Promise<Error> {
+  const refusal = await importDatabase(target.db, document, () => {}).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  assert.instance(refusal, TransferRefused, "the import was not refused");
+  return refusal as Error;
+}
 
 async function populate(db: TestDb): Promise<void> {
   await db.db.insertInto("users").values({ username: "ada", password_hash: "$2b$10$abcdefghijklmnopqrstuuJ0mJ0mJ0mJ0mJ0mJ0mJ0mJ0mJ0mJ0m", root_role: 1 }).execute();
@@ -61,10 +83,8 @@ test("the export covers every table and column of the migrated schema, parents b
   }
 });
 
-test("import reproduces every row (ids, microsecond timestamps, jsonb, hashes), and new rows get fresh ids", async () => {
-  const source = await createTestDb();
-  const target = await createTestDb();
-  try {
+test("import reproduces every row (ids, microsecond timestamps, jsonb, hashes), and new rows get fresh ids", () =>
+  withTwoDatabases(async (source, target) => {
     await populate(source);
     const text = await exported(source);
     await importDatabase(target.db, readDocument(text), () => {});
@@ -75,57 +95,28 @@ test("import reproduces every row (ids, microsecond timestamps, jsonb, hashes), 
     assert.is(next.id, 3);
     const user = await target.db.insertInto("users").values({ username: "cy", root_role: 2 }).returning("id").executeTakeFirstOrThrow();
     assert.is(user.id, 3);
-  } finally {
-    await source.close();
-    await target.close();
-  }
-});
+  }));
 
-test("import refuses a database that is not new, changing nothing", async () => {
-  const source = await createTestDb();
-  const target = await createTestDb();
-  try {
+test("import refuses a database that is not new, changing nothing", () =>
+  withTwoDatabases(async (source, target) => {
     await populate(source);
     const document = readDocument(await exported(source));
     await target.db.insertInto("banners").values({ message: "already here" }).execute();
     const before = comparable(await exported(target));
-    try {
-      await importDatabase(target.db, document, () => {});
-      assert.unreachable("imported into a database that holds data");
-    } catch (error) {
-      assert.instance(error, TransferRefused);
-      assert.match((error as Error).message, /not empty \(the table banners holds data\)/);
-    }
+    assert.match((await importRefusal(target, document)).message, /not empty \(the table banners holds data\)/);
     assert.is(comparable(await exported(target)), before);
-  } finally {
-    await source.close();
-    await target.close();
-  }
-});
+  }));
 
-test("import refuses a document of another schema or format version", async () => {
-  const source = await createTestDb();
-  const target = await createTestDb();
-  try {
+test("import refuses a document of another schema or format version", () =>
+  withTwoDatabases(async (source, target) => {
     const text = await exported(source);
     const older = readDocument(resealed(text.replace(/"schema":"[^"]+"/, '"schema":"2020-01-01T00-00-old"')));
-    try {
-      await importDatabase(target.db, older, () => {});
-      assert.unreachable("imported a document of another schema");
-    } catch (error) {
-      assert.match((error as Error).message, /^line 1: the document is of schema 2020-01-01T00-00-old, this database is at /);
-    }
+    assert.match((await importRefusal(target, older)).message, /^line 1: the document is of schema 2020-01-01T00-00-old, this database is at /);
     assert.throws(() => readDocument(resealed(text.replace('"format":1', '"format":2'))), /^line 1: the document's format is 2; this Vexil reads format 1$/);
-  } finally {
-    await source.close();
-    await target.close();
-  }
-});
+  }));
 
-test("a changed, broken or cut document is refused with the line it broke on", async () => {
-  const source = await createTestDb();
-  const target = await createTestDb();
-  try {
+test("a changed, broken or cut document is refused with the line it broke on", () =>
+  withTwoDatabases(async (source, target) => {
     await populate(source);
     const text = await exported(source);
     const lines = text.split("\n");
@@ -142,18 +133,10 @@ test("a changed, broken or cut document is refused with the line it broke on", a
 
     // Well formed and resealed, but a value the column cannot hold: the database names the rows' lines, and nothing stays.
     const forged = resealed(withLine(banner, lines[banner]!.replace("2026-01-02 03:04:05.123457+00", "not a time")));
-    try {
-      await importDatabase(target.db, readDocument(forged), () => {});
-      assert.unreachable("imported a value that is not a timestamp");
-    } catch (error) {
-      assert.match((error as Error).message, new RegExp(`^lines ${banner + 1}-${banner + 1}: rows of banners the database refused`));
-    }
+    const refusal = await importRefusal(target, readDocument(forged));
+    assert.match(refusal.message, new RegExp(`^lines ${banner + 1}-${banner + 1}: rows of banners the database refused`));
     assert.equal(await target.db.selectFrom("users").select("id").execute(), []);
     assert.equal((await target.db.selectFrom("projects").select("id").execute()).map((p) => p.id), ["default"]);
-  } finally {
-    await source.close();
-    await target.close();
-  }
-});
+  }));
 
 test.run();
