@@ -10,3 +10,4 @@ export { importDatabase } from "./transfer/import-database.ts";
 export { readDocument, TRANSFER_FORMAT, type TransferDocument } from "./transfer/transfer-document.ts";
 export { TransferRefused } from "./transfer/transfer-refused.ts";
 export { readSchemaCatalog } from "./transfer/schema-catalog.ts";
+export { LATEST_SCHEMA, refuseOtherSchema } from "./transfer/schema-version.ts";

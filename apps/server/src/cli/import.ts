@@ -1,4 +1,4 @@
-import { importDatabase, readDocument } from "@vexil/db";
+import { importDatabase, LATEST_SCHEMA, readDocument, refuseOtherSchema } from "@vexil/db";
 import { loadConfig } from "../config.ts";
 import { type Command, parseFlags, UsageError } from "./command.ts";
 import { describeDatabase, openMigratedDatabase } from "./open-database.ts";
@@ -30,6 +30,7 @@ It refuses, changing nothing:
     for await (const chunk of terminal.stdin) text += chunk;
     // Read and checked in full before the database is touched.
     const document = readDocument(text);
+    refuseOtherSchema(document.header, LATEST_SCHEMA, "this Vexil");
     terminal.progress(`Read a document of schema ${document.header.schema}, exported at ${document.header.exportedAt}.`);
     const db = await openMigratedDatabase(config, terminal);
     try {

@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { Database } from "../database.ts";
 import { migrations } from "../migrations/index.ts";
 import { type CatalogTable, readSchemaCatalog } from "./schema-catalog.ts";
-import { schemaVersion } from "./schema-version.ts";
+import { refuseOtherSchema, schemaVersion } from "./schema-version.ts";
 import type { DocumentTable, TransferDocument } from "./transfer-document.ts";
 import { TransferRefused } from "./transfer-refused.ts";
 
@@ -16,12 +16,7 @@ const BATCH_ROWS = 200;
  */
 export async function importDatabase(db: Kysely<Database>, document: TransferDocument, progress: (line: string) => void): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const schema = await schemaVersion(trx);
-    if (document.header.schema !== schema) {
-      throw new TransferRefused(
-        `line 1: the document is of schema ${document.header.schema}, this database is at ${schema}; import with the Vexil version that exported it`,
-      );
-    }
+    refuseOtherSchema(document.header, await schemaVersion(trx), "this database");
     const catalog = await readSchemaCatalog(trx);
     const byName = matchTables(catalog, document);
     await refuseUnlessEmpty(trx, catalog);
