@@ -14,6 +14,8 @@ export interface DbConfig {
   databaseUrl?: string | undefined;
   /** Where PGlite keeps its files; `memory://` keeps nothing. */
   dataDir?: string | undefined;
+  /** A data directory tarball that a new embedded database starts from instead of initdb. */
+  embeddedTemplate?: Blob | undefined;
   /** Connections in the pg pool. */
   poolSize?: number | undefined;
   /** Milliseconds a statement may run before Postgres cancels it. */
@@ -99,7 +101,7 @@ export function createDb(config: DbConfig): Db {
   // Opened on first use: see lazyPostgresDialect.
   let opening: Promise<PGlite> | undefined;
   const open = () =>
-    (opening ??= import("@electric-sql/pglite").then(({ PGlite }) => new PGlite(dataDir)));
+    (opening ??= import("./embedded/open-pglite.ts").then(({ openPglite }) => openPglite(dataDir, config.embeddedTemplate)));
   const db = new Kysely<Database>({
     dialect: lazyPostgresDialect(async () => new (await import("kysely-pglite-dialect")).PGliteDialect(await open())),
   });

@@ -10,3 +10,9 @@ export type { CredentialCacheOptions, CredentialLookup } from "./credential-cach
 export { preparedQuery, type PreparedQuery } from "./prepared-query.ts";
 export { batchedLookUp } from "./batched-look-up.ts";
 export { textRows } from "./text-rows.ts";
+export { exportDatabase } from "./transfer/export-database.ts";
+export { importDatabase } from "./transfer/import-database.ts";
+export { readDocument, TRANSFER_FORMAT, type TransferDocument } from "./transfer/transfer-document.ts";
+export { TransferRefused } from "./transfer/transfer-refused.ts";
+export { readSchemaCatalog } from "./transfer/schema-catalog.ts";
+export { LATEST_SCHEMA, refuseOtherSchema } from "./transfer/schema-version.ts";

@@ -1,8 +1,10 @@
-import { DataDirInUse, isDatabaseUnavailable } from "@vexil/db";
+import { DataDirInUse, isDatabaseUnavailable, TransferRefused } from "@vexil/db";
 import { DomainError } from "@vexil/services";
 import { ConfigError } from "../config.ts";
 import { type Command, UsageError } from "./command.ts";
 import { demo } from "./demo.ts";
+import { exportCommand } from "./export.ts";
+import { importCommand } from "./import.ts";
 import { migrate } from "./migrate.ts";
 import { Interrupted } from "./read-password.ts";
 import { serve } from "./serve.ts";
@@ -10,7 +12,7 @@ import type { Terminal } from "./terminal.ts";
 import { tokenCreate } from "./token-create.ts";
 import { userAdd } from "./user-add.ts";
 
-const COMMANDS: Command[] = [serve, migrate, userAdd, tokenCreate, demo];
+const COMMANDS: Command[] = [serve, migrate, userAdd, tokenCreate, demo, exportCommand, importCommand];
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
@@ -75,7 +77,7 @@ function usageFailure(message: string, help: string, terminal: Terminal): number
 }
 
 function failureMessage(name: string, error: unknown): string {
-  if (error instanceof ConfigError || error instanceof DataDirInUse) return `${name}: ${error.message}`;
+  if (error instanceof ConfigError || error instanceof DataDirInUse || error instanceof TransferRefused) return `${name}: ${error.message}`;
   // Refused by a business rule (a taken name, a short password): the message is for a person.
   if (error instanceof DomainError) return `${name}: ${error.message}`;
   if (isDatabaseUnavailable(error)) return `${name}: cannot reach the database: ${(error as Error).message}`;
