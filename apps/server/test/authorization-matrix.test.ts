@@ -1,5 +1,18 @@
 import { appRouter } from "@vexil/api";
-import { addChange, changeRequestState, createApiToken, createBanner, createEnvironment, createPersonalToken, createUser, RootRole } from "@vexil/services";
+import {
+  addChange,
+  addFeatureDependency,
+  addFeatureStrategy,
+  changeRequestState,
+  createApiToken,
+  createBanner,
+  createEnvironment,
+  createFeature,
+  createPersonalToken,
+  createSegment,
+  createUser,
+  RootRole,
+} from "@vexil/services";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { type Caller, newCaller, PRINCIPAL_KINDS, type PrincipalKind } from "./support/principal-kinds.ts";
@@ -16,6 +29,7 @@ const unique = (prefix: string) => `${prefix}-${++seq}`;
 // a change request to read, and a user to log in as.
 const setup = await userWithRole(srv, "admin");
 const FEATURE = "matrix-feature";
+const DEV = { projectId: "default", featureName: FEATURE, environment: "development" };
 await srv.call("POST", "/api/admin/projects/default/features", { body: { name: FEATURE }, headers: setup.headers });
 await srv.call("PUT", "/api/admin/projects/default/environments/production/change-requests/config", {
   body: { changeRequestsEnabled: true, requiredApprovals: 1 },
@@ -102,6 +116,49 @@ const MATRIX: Record<string, Row> = {
     }),
   },
 
+  "PUT /api/admin/projects/{projectId}/features/{featureName}": {
+    expect: EDITOR_WRITES,
+    request: () => ({ params: { projectId: "default", featureName: FEATURE }, body: { impressionData: true } }),
+  },
+  "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on": { expect: EDITOR_WRITES, request: () => ({ params: DEV }) },
+  "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off": { expect: EDITOR_WRITES, request: () => ({ params: DEV }) },
+  "GET /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies": { expect: READ, request: () => ({ params: DEV }) },
+  "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies": {
+    expect: EDITOR_WRITES,
+    request: () => ({ params: DEV, body: { name: "default" } }),
+  },
+  "GET /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}": {
+    expect: READ,
+    request: async () => ({ params: { ...DEV, strategyId: await newStrategy() } }),
+  },
+  "PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { ...DEV, strategyId: await newStrategy() }, body: { name: "userWithId", parameters: { userIds: "1" } } }),
+  },
+  "DELETE /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { ...DEV, strategyId: await newStrategy() } }),
+  },
+  "GET /api/admin/strategies": { expect: READ },
+  "POST /api/admin/strategies": { expect: ADMIN_CREATES, request: () => ({ body: { name: unique("strategy"), parameters: [] } }) },
+  "GET /api/admin/segments": { expect: READ },
+  "POST /api/admin/segments": { expect: "401 401 401 403 201 201 201 403 201", request: () => ({ body: { name: unique("segment") } }) },
+  "GET /api/admin/segments/{id}": { expect: READ, request: async () => ({ params: { id: await newSegment() } }) },
+  "PUT /api/admin/segments/{id}": { expect: EDITOR_WRITES, request: async () => ({ params: { id: await newSegment() }, body: { name: unique("segment") } }) },
+  "DELETE /api/admin/segments/{id}": { expect: EDITOR_WRITES, request: async () => ({ params: { id: await newSegment() } }) },
+  "POST /api/admin/projects/{projectId}/features/{featureName}/dependencies": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { projectId: "default", featureName: await newFeature() }, body: { feature: FEATURE } }),
+  },
+  "DELETE /api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}": {
+    expect: EDITOR_WRITES,
+    request: async () => {
+      const child = await newFeature();
+      await db.transaction().execute((trx) => addFeatureDependency(trx, null, { projectId: "default", featureName: child }, { feature: FEATURE }));
+      return { params: { projectId: "default", featureName: child, parent: FEATURE } };
+    },
+  },
+
   "GET /api/admin/banners": { expect: READ },
   "POST /api/admin/banners": { expect: ADMIN_CREATES, request: () => ({ body: { message: "matrix" } }) },
   "PUT /api/admin/banners/{id}": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newBanner() }, body: { message: "changed" } }) },
@@ -160,6 +217,15 @@ const MATRIX: Record<string, Row> = {
   },
 };
 
+async function newStrategy(): Promise<string> {
+  return (await db.transaction().execute((trx) => addFeatureStrategy(trx, null, DEV, { name: "default" }))).id;
+}
+async function newSegment(): Promise<number> {
+  return (await db.transaction().execute((trx) => createSegment(trx, null, { name: unique("segment") }))).id;
+}
+async function newFeature(): Promise<string> {
+  return (await db.transaction().execute((trx) => createFeature(trx, null, "default", { name: unique("child") }))).name;
+}
 async function newBanner(): Promise<number> {
   return (await db.transaction().execute((trx) => createBanner(trx, null, { message: "fixture" }))).id;
 }

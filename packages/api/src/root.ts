@@ -6,6 +6,10 @@ import { environmentsRouter } from "./router/environments.ts";
 import { featuresRouter } from "./router/features.ts";
 import { projectsRouter } from "./router/projects.ts";
 import { usersRouter } from "./router/users.ts";
+import { dependenciesRouter } from "./router/dependencies.ts";
+import { featureStrategiesRouter } from "./router/feature-strategies.ts";
+import { segmentsRouter } from "./router/segments.ts";
+import { strategyTypesRouter } from "./router/strategy-types.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -17,6 +21,10 @@ export const appRouter = router({
   apiTokens: apiTokensRouter,
   changeRequests: changeRequestsRouter,
   banners: bannersRouter,
+  featureStrategies: featureStrategiesRouter,
+  strategyTypes: strategyTypesRouter,
+  segments: segmentsRouter,
+  dependencies: dependenciesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -12,6 +12,8 @@ export interface RestRoute {
 type RestRouteTable = { [G in keyof RouterInputs]: { [P in keyof RouterInputs[G]]: RestRoute } };
 
 const VARIANTS = "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants";
+const FEATURE_ENV = "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}";
+const STRATEGY = `${FEATURE_ENV}/strategies/{strategyId}`;
 
 /** Where each procedure lives over REST; a test checks it against the server's router. */
 export const REST_ROUTES = {
@@ -28,6 +30,7 @@ export const REST_ROUTES = {
     list: { method: "GET", path: "/api/admin/projects/{projectId}/features" },
     create: { method: "POST", path: "/api/admin/projects/{projectId}/features" },
     get: { method: "GET", path: "/api/admin/projects/{projectId}/features/{featureName}" },
+    update: { method: "PUT", path: "/api/admin/projects/{projectId}/features/{featureName}" },
     variants: { method: "GET", path: VARIANTS },
     replaceVariants: { method: "PUT", path: VARIANTS, body: "variants" },
     patchVariants: { method: "PATCH", path: VARIANTS, body: "patch" },
@@ -66,5 +69,29 @@ export const REST_ROUTES = {
     enable: { method: "POST", path: "/api/admin/banners/{id}/on" },
     disable: { method: "POST", path: "/api/admin/banners/{id}/off" },
     delete: { method: "DELETE", path: "/api/admin/banners/{id}" },
+  },
+  featureStrategies: {
+    enable: { method: "POST", path: `${FEATURE_ENV}/on` },
+    disable: { method: "POST", path: `${FEATURE_ENV}/off` },
+    list: { method: "GET", path: `${FEATURE_ENV}/strategies` },
+    add: { method: "POST", path: `${FEATURE_ENV}/strategies` },
+    get: { method: "GET", path: STRATEGY },
+    update: { method: "PUT", path: STRATEGY },
+    delete: { method: "DELETE", path: STRATEGY },
+  },
+  strategyTypes: {
+    list: { method: "GET", path: "/api/admin/strategies" },
+    create: { method: "POST", path: "/api/admin/strategies" },
+  },
+  segments: {
+    list: { method: "GET", path: "/api/admin/segments" },
+    create: { method: "POST", path: "/api/admin/segments" },
+    get: { method: "GET", path: "/api/admin/segments/{id}" },
+    update: { method: "PUT", path: "/api/admin/segments/{id}" },
+    delete: { method: "DELETE", path: "/api/admin/segments/{id}" },
+  },
+  dependencies: {
+    add: { method: "POST", path: "/api/admin/projects/{projectId}/features/{featureName}/dependencies" },
+    delete: { method: "DELETE", path: "/api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}" },
   },
 } as const satisfies RestRouteTable;

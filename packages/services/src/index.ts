@@ -93,3 +93,16 @@ export {
   tokenTag,
   userTag,
 } from "./auth/principal-cache.ts";
+export { updateFeature, type FeatureChanges } from "./features/update-feature.ts";
+export { CONSTRAINT_OPERATORS, type Constraint, constraintInputSchema, type ConstraintOperator } from "./strategies/constraint.ts";
+export { type FeatureStrategy, type StrategyInput, strategyInputSchema, type StrategyVariant } from "./strategies/feature-strategy.ts";
+export { BUILT_IN_STRATEGIES, newStrategyTypeSchema, type StrategyType } from "./strategies/strategy-type.ts";
+export { listStrategyTypes } from "./strategies/list-strategy-types.ts";
+export { createStrategyType } from "./strategies/create-strategy-type.ts";
+export { getFeatureStrategy, listFeatureStrategies } from "./strategies/list-feature-strategies.ts";
+export { addFeatureStrategy, deleteFeatureStrategy, updateFeatureStrategy } from "./strategies/write-feature-strategy.ts";
+export { type Segment, segmentInputSchema } from "./segments/segment.ts";
+export { getSegment, listSegments } from "./segments/list-segments.ts";
+export { createSegment, deleteSegment, updateSegment } from "./segments/write-segment.ts";
+export { dependencyInputSchema, type FeatureDependency } from "./dependencies/feature-dependency.ts";
+export { addFeatureDependency, deleteFeatureDependency } from "./dependencies/write-feature-dependency.ts";

@@ -74,3 +74,10 @@ export class ServiceUnavailable extends DomainError {
     super("ServiceUnavailable", message);
   }
 }
+
+/** The request conflicts with what is stored (a segment still in use). */
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super("ConflictError", message);
+  }
+}
