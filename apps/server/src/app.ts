@@ -10,13 +10,22 @@ import {
   createOpenApiDocument,
   createRestBridge,
   createTrpcHandler,
+  handleClientFeatures,
   type Logger,
   sendFailure,
   sendJson,
   toHttpFailure,
 } from "@vexil/api";
 import type { Db } from "@vexil/db";
-import { AUTH_CHANGES_CHANNEL, createPasswordHasher, createPrincipalCache, DEFAULT_LOGIN_LIMITS, DEFAULT_SESSION_POLICY } from "@vexil/services";
+import {
+  AUTH_CHANGES_CHANNEL,
+  createClientFeatureSnapshots,
+  createPasswordHasher,
+  createPrincipalCache,
+  DEFAULT_LOGIN_LIMITS,
+  DEFAULT_SESSION_POLICY,
+  FLAG_CHANGES_CHANNEL,
+} from "@vexil/services";
 import { sql } from "kysely";
 import { startChangeRequestScheduler } from "./change-request-scheduler.ts";
 import { startHousekeeping } from "./housekeeping.ts";
@@ -67,6 +76,16 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
       if (!closing) log.warn({ err: error }, "lost the database connection that hears auth changes; caching no credentials until it is back");
     },
   });
+  // Snapshots of what SDKs are served, dropped at every change heard from any instance.
+  const clientFeatures = createClientFeatureSnapshots(db.db);
+  const flagChanges = db.listen(FLAG_CHANGES_CHANNEL, {
+    onMessage: () => clientFeatures.invalidate(),
+    onListening: () => clientFeatures.resume(),
+    onLost: (error) => {
+      clientFeatures.suspend();
+      if (!closing) log.warn({ err: error }, "lost the database connection that hears flag changes; serving SDKs fresh reads until it is back");
+    },
+  });
   const deps: ApiDeps = {
     db: db.db,
     log,
@@ -74,6 +93,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     cookies: { secret: sessionSecret, secure: config.SECURE_COOKIES, maxAgeSeconds: sessions.absoluteMs / 1000 },
     loginPolicy: { sessions, limits: DEFAULT_LOGIN_LIMITS },
     principals,
+    clientFeatures,
   };
   const trustedProxies = new Set(config.TRUST_PROXY);
   const cors = createCors(config.CORS_ORIGINS);
@@ -135,6 +155,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
       setHeader: (name, value) => res.setHeader(name, value),
     };
     if (path.startsWith("/trpc/")) return trpc(req, res, ctx);
+    if (req.method === "GET" && path === "/api/client/features") return handleClientFeatures(req, res, ctx);
     return bridge(req, res, ctx);
   }
 
@@ -185,6 +206,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
       await scheduler.stop();
       await housekeeping.stop();
       await authChanges.close();
+      await flagChanges.close();
       await hasher.close();
       await db.close();
     })();

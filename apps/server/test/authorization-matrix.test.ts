@@ -68,6 +68,7 @@ const ADMIN_ONLY = "401 401 401 403 403 200 200 403 403";
 const ADMIN_CREATES = "401 401 401 403 403 201 201 403 403";
 const EDITOR_WRITES = "401 401 401 403 200 200 200 403 200";
 const PUBLIC = "200 200 200 200 200 200 200 200 200";
+const SDK = "401 401 401 403 403 403 200 200 403";
 
 /** The one table: every route the server serves, and who gets which status. */
 const MATRIX: Record<string, Row> = {
@@ -158,6 +159,10 @@ const MATRIX: Record<string, Row> = {
       return { params: { projectId: "default", featureName: child, parent: FEATURE } };
     },
   },
+
+  // The client API takes client tokens (and admin tokens); users and their personal tokens are refused.
+  "GET /api/client/features": { expect: SDK },
+  "GET /api/client/features/{featureName}": { expect: SDK, request: () => ({ params: { featureName: FEATURE } }) },
 
   "GET /api/admin/banners": { expect: READ },
   "POST /api/admin/banners": { expect: ADMIN_CREATES, request: () => ({ body: { message: "matrix" } }) },

@@ -1,5 +1,5 @@
 import type { Database } from "@vexil/db";
-import type { LoginPolicy, PasswordHasher, Principal, PrincipalCache } from "@vexil/services";
+import type { ClientFeatureSnapshots, LoginPolicy, PasswordHasher, Principal, PrincipalCache } from "@vexil/services";
 import type { Kysely } from "kysely";
 import type { CookieSettings } from "./session-cookie.ts";
 
@@ -20,6 +20,8 @@ export interface ApiDeps {
   loginPolicy: LoginPolicy;
   /** Who credentials stand for, kept between requests; without it every request looks them up. */
   principals?: PrincipalCache;
+  /** What the client API serves, kept between polls; without it every poll reads the database. */
+  clientFeatures?: ClientFeatureSnapshots;
 }
 
 /** What a procedure knows about the request it serves. */

@@ -6,3 +6,4 @@ export { createOpenApiDocument } from "./openapi-document.ts";
 export { createTrpcHandler, type TrpcHandler } from "./trpc-handler.ts";
 export { authenticate } from "./authenticate.ts";
 export type { CookieSettings } from "./session-cookie.ts";
+export { handleClientFeatures } from "./client-features-handler.ts";

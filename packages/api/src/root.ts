@@ -6,6 +6,7 @@ import { environmentsRouter } from "./router/environments.ts";
 import { featuresRouter } from "./router/features.ts";
 import { projectsRouter } from "./router/projects.ts";
 import { usersRouter } from "./router/users.ts";
+import { clientFeaturesRouter } from "./router/client-features.ts";
 import { dependenciesRouter } from "./router/dependencies.ts";
 import { featureStrategiesRouter } from "./router/feature-strategies.ts";
 import { segmentsRouter } from "./router/segments.ts";
@@ -25,6 +26,7 @@ export const appRouter = router({
   strategyTypes: strategyTypesRouter,
   segments: segmentsRouter,
   dependencies: dependenciesRouter,
+  clientFeatures: clientFeaturesRouter,
 });
 
 export type AppRouter = typeof appRouter;

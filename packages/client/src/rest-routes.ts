@@ -90,6 +90,10 @@ export const REST_ROUTES = {
     update: { method: "PUT", path: "/api/admin/segments/{id}" },
     delete: { method: "DELETE", path: "/api/admin/segments/{id}" },
   },
+  clientFeatures: {
+    list: { method: "GET", path: "/api/client/features" },
+    get: { method: "GET", path: "/api/client/features/{featureName}" },
+  },
   dependencies: {
     add: { method: "POST", path: "/api/admin/projects/{projectId}/features/{featureName}/dependencies" },
     delete: { method: "DELETE", path: "/api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}" },

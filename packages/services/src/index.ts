@@ -106,3 +106,7 @@ export { getSegment, listSegments } from "./segments/list-segments.ts";
 export { createSegment, deleteSegment, updateSegment } from "./segments/write-segment.ts";
 export { dependencyInputSchema, type FeatureDependency } from "./dependencies/feature-dependency.ts";
 export { addFeatureDependency, deleteFeatureDependency } from "./dependencies/write-feature-dependency.ts";
+export type { ClientFeature, ClientFeatureSet, ClientSegment, ClientStrategy } from "./client-features/client-feature.ts";
+export { ALL_PROJECTS, loadClientFeatures } from "./client-features/load-client-features.ts";
+export { clientFeatureFrom, type ClientFeaturesQuery, type RenderedClientFeatures, renderClientFeatures } from "./client-features/render-client-features.ts";
+export { type ClientFeatureSnapshots, createClientFeatureSnapshots, FLAG_CHANGES_CHANNEL } from "./client-features/client-feature-snapshots.ts";
