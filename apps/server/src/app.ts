@@ -20,16 +20,18 @@ import type { Db } from "@vexil/db";
 import {
   AUTH_CHANGES_CHANNEL,
   createClientFeatureSnapshots,
+  createClientMetricsBuffer,
   createPasswordHasher,
   createPrincipalCache,
   DEFAULT_LOGIN_LIMITS,
   DEFAULT_SESSION_POLICY,
   FLAG_CHANGES_CHANNEL,
+  storeClientMetrics,
 } from "@vexil/services";
 import { sql } from "kysely";
 import { startChangeRequestScheduler } from "./change-request-scheduler.ts";
 import { startHousekeeping } from "./housekeeping.ts";
-import type { PeriodicTask } from "./periodic-task.ts";
+import { type PeriodicTask, startPeriodicTask } from "./periodic-task.ts";
 import { clientAddress } from "./client-address.ts";
 import { createCors } from "./cors.ts";
 import { createDocsPage } from "./docs-page.ts";
@@ -40,6 +42,8 @@ export interface App {
   deps: ApiDeps;
   scheduler: PeriodicTask;
   housekeeping: PeriodicTask;
+  /** Stores the SDK metrics summed since the last pass. */
+  metricsFlush: PeriodicTask;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes the database. */
   close(): Promise<void>;
 }
@@ -86,6 +90,17 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
       if (!closing) log.warn({ err: error }, "lost the database connection that hears flag changes; serving SDKs fresh reads until it is back");
     },
   });
+  const clientMetrics = createClientMetricsBuffer();
+  const metricsFlush = startPeriodicTask(log, "storing SDK metrics", config.METRICS_FLUSH_INTERVAL_MS, async () => {
+    const drained = clientMetrics.drain();
+    try {
+      await storeClientMetrics(db.db, drained);
+    } catch (error) {
+      // Put back, so that a database outage delays the counts instead of losing them.
+      for (const counts of drained) clientMetrics.restore(counts);
+      throw error;
+    }
+  });
   const deps: ApiDeps = {
     db: db.db,
     log,
@@ -94,6 +109,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     loginPolicy: { sessions, limits: DEFAULT_LOGIN_LIMITS },
     principals,
     clientFeatures,
+    clientMetrics,
   };
   const trustedProxies = new Set(config.TRUST_PROXY);
   const cors = createCors(config.CORS_ORIGINS);
@@ -204,6 +220,8 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
         clearInterval(sweep);
       }
       await scheduler.stop();
+      await metricsFlush.stop();
+      await metricsFlush.tick();
       await housekeeping.stop();
       await authChanges.close();
       await flagChanges.close();
@@ -213,5 +231,5 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     return closing;
   };
 
-  return { server, deps, scheduler, housekeeping, close };
+  return { server, deps, scheduler, housekeeping, metricsFlush, close };
 }

@@ -1,5 +1,5 @@
 import type { Database } from "@vexil/db";
-import type { ClientFeatureSnapshots, LoginPolicy, PasswordHasher, Principal, PrincipalCache } from "@vexil/services";
+import type { ClientFeatureSnapshots, ClientMetricsBuffer, LoginPolicy, PasswordHasher, Principal, PrincipalCache } from "@vexil/services";
 import type { Kysely } from "kysely";
 import type { CookieSettings } from "./session-cookie.ts";
 
@@ -22,6 +22,8 @@ export interface ApiDeps {
   principals?: PrincipalCache;
   /** What the client API serves, kept between polls; without it every poll reads the database. */
   clientFeatures?: ClientFeatureSnapshots;
+  /** Where SDK metrics wait to be stored in batches; without it each report is stored at once. */
+  clientMetrics?: ClientMetricsBuffer;
 }
 
 /** What a procedure knows about the request it serves. */

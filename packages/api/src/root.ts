@@ -7,6 +7,7 @@ import { featuresRouter } from "./router/features.ts";
 import { projectsRouter } from "./router/projects.ts";
 import { usersRouter } from "./router/users.ts";
 import { clientFeaturesRouter } from "./router/client-features.ts";
+import { clientMetricsRouter } from "./router/client-metrics.ts";
 import { dependenciesRouter } from "./router/dependencies.ts";
 import { featureStrategiesRouter } from "./router/feature-strategies.ts";
 import { segmentsRouter } from "./router/segments.ts";
@@ -27,6 +28,7 @@ export const appRouter = router({
   segments: segmentsRouter,
   dependencies: dependenciesRouter,
   clientFeatures: clientFeaturesRouter,
+  clientMetrics: clientMetricsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -94,6 +94,12 @@ export const REST_ROUTES = {
     list: { method: "GET", path: "/api/client/features" },
     get: { method: "GET", path: "/api/client/features/{featureName}" },
   },
+  clientMetrics: {
+    register: { method: "POST", path: "/api/client/register" },
+    metrics: { method: "POST", path: "/api/client/metrics" },
+    applications: { method: "GET", path: "/api/admin/metrics/applications" },
+    featureRaw: { method: "GET", path: "/api/admin/client-metrics/features/{featureName}/raw" },
+  },
   dependencies: {
     add: { method: "POST", path: "/api/admin/projects/{projectId}/features/{featureName}/dependencies" },
     delete: { method: "DELETE", path: "/api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}" },

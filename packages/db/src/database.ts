@@ -16,7 +16,7 @@ import type { UserTable } from "./tables/user.table.ts";
 import type { FeatureStrategySegmentTable, FeatureStrategyTable, StrategyTypeTable } from "./tables/strategy.table.ts";
 import type { SegmentTable } from "./tables/segment.table.ts";
 import type { FeatureDependencyTable } from "./tables/feature-dependency.table.ts";
-import type { ClientInstanceTable, ClientMetricTable } from "./tables/client-metrics.table.ts";
+import type { ClientInstanceTable, ClientMetricTable, ClientMetricVariantTable } from "./tables/client-metrics.table.ts";
 
 /** Every table Vexil keeps, as Kysely sees it. Columns are snake_case in SQL and here. */
 export interface Database {
@@ -43,4 +43,5 @@ export interface Database {
   feature_dependencies: FeatureDependencyTable;
   client_instances: ClientInstanceTable;
   client_metrics: ClientMetricTable;
+  client_metric_variants: ClientMetricVariantTable;
 }

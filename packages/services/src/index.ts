@@ -110,3 +110,8 @@ export type { ClientFeature, ClientFeatureSet, ClientSegment, ClientStrategy } f
 export { ALL_PROJECTS, loadClientFeatures } from "./client-features/load-client-features.ts";
 export { clientFeatureFrom, type ClientFeaturesQuery, type RenderedClientFeatures, renderClientFeatures } from "./client-features/render-client-features.ts";
 export { type ClientFeatureSnapshots, createClientFeatureSnapshots, FLAG_CHANGES_CHANNEL } from "./client-features/client-feature-snapshots.ts";
+export { clientMetricsSchema, clientRegistrationSchema } from "./client-metrics/client-metrics-input.ts";
+export { registerClient } from "./client-metrics/register-client.ts";
+export { type ClientMetricsBuffer, createClientMetricsBuffer, type MetricCounts } from "./client-metrics/client-metrics-buffer.ts";
+export { storeClientMetrics } from "./client-metrics/store-client-metrics.ts";
+export { type ClientApplication, featureMetricsRaw, type FeatureMetricsRow, listClientApplications } from "./client-metrics/read-client-metrics.ts";

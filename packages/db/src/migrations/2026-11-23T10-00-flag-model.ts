@@ -91,8 +91,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("hour", "timestamptz", (c) => c.notNull())
     .addColumn("yes", "bigint", (c) => c.notNull().defaultTo(0))
     .addColumn("no", "bigint", (c) => c.notNull().defaultTo(0))
-    .addColumn("variants", "jsonb", (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addPrimaryKeyConstraint("client_metrics_pk", ["feature_name", "environment", "app_name", "hour"])
+    .execute();
+  // Variant counts in rows of their own, so that a batch adds to them with one plain upsert.
+  await db.schema
+    .createTable("client_metric_variants")
+    .addColumn("feature_name", "text", (c) => c.notNull())
+    .addColumn("environment", "text", (c) => c.notNull())
+    .addColumn("app_name", "text", (c) => c.notNull())
+    .addColumn("hour", "timestamptz", (c) => c.notNull())
+    .addColumn("variant", "text", (c) => c.notNull())
+    .addColumn("count", "bigint", (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint("client_metric_variants_pk", ["feature_name", "environment", "app_name", "hour", "variant"])
     .execute();
 
   // One notice per statement and table (Postgres folds equal ones in a transaction into one).
@@ -114,7 +124,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`drop trigger ${sql.raw(`${table}_flag_change`)} on ${sql.table(table)}`.execute(db);
   }
   await sql`drop function vexil_notify_flag_change()`.execute(db);
-  for (const table of ["client_metrics", "client_instances", "feature_dependencies", "feature_strategy_segments", "segments", "feature_strategies", "strategy_types"]) {
+  for (const table of ["client_metric_variants", "client_metrics", "client_instances", "feature_dependencies", "feature_strategy_segments", "segments", "feature_strategies", "strategy_types"]) {
     await db.schema.dropTable(table).execute();
   }
   await db.schema.alterTable("features").dropColumn("impression_data").execute();

@@ -20,6 +20,14 @@ export interface ClientMetricTable {
   hour: Date;
   yes: ColumnType<number, number | undefined, number>;
   no: ColumnType<number, number | undefined, number>;
-  /** `{<variant>: count}`: JSON text on insert, parsed JSON on select. */
-  variants: ColumnType<unknown, string | undefined, string>;
+}
+
+/** How often each variant was given, summed as the counts are. */
+export interface ClientMetricVariantTable {
+  feature_name: string;
+  environment: string;
+  app_name: string;
+  hour: Date;
+  variant: string;
+  count: ColumnType<number, number | undefined, number>;
 }

@@ -4,13 +4,15 @@ import type { Principal } from "../auth/principal.ts";
 import { ConflictError, NameExistsError, ValidationError } from "../errors/domain-error.ts";
 import { parseInput } from "../errors/parse-input.ts";
 import { appendEvent } from "../events/append-event.ts";
-import { requireProject } from "../projects/require-project.ts";
 import { getSegment } from "./list-segments.ts";
 import { type Segment, segmentFromRow, segmentInputSchema } from "./segment.ts";
 
 async function parseSegment(trx: Kysely<Database>, input: unknown) {
   const segment = parseInput(segmentInputSchema, input, "", "The segment");
-  if (segment.project) await requireProject(trx, segment.project);
+  // A project named in the body that does not exist is a bad body (400), not a missing path (404).
+  if (segment.project && !(await trx.selectFrom("projects").select("id").where("id", "=", segment.project).executeTakeFirst())) {
+    throw new ValidationError(`There is no project "${segment.project}".`, [{ path: "project", message: "unknown project" }]);
+  }
   return {
     name: segment.name,
     description: segment.description ?? null,
