@@ -69,6 +69,7 @@ const ADMIN_CREATES = "401 401 401 403 403 201 201 403 403";
 const EDITOR_WRITES = "401 401 401 403 200 200 200 403 200";
 const PUBLIC = "200 200 200 200 200 200 200 200 200";
 const SDK = "401 401 401 403 403 403 200 200 403";
+const SKIPPERS = "401 401 401 403 403 200 200 403 403";
 const SDK_ACCEPTS = "401 401 401 403 403 403 202 202 403";
 
 /** The one table: every route the server serves, and who gets which status. */
@@ -148,12 +149,13 @@ const MATRIX: Record<string, Row> = {
   "GET /api/admin/segments/{id}": { expect: READ, request: async () => ({ params: { id: await newSegment() } }) },
   "PUT /api/admin/segments/{id}": { expect: EDITOR_WRITES, request: async () => ({ params: { id: await newSegment() }, body: { name: unique("segment") } }) },
   "DELETE /api/admin/segments/{id}": { expect: EDITOR_WRITES, request: async () => ({ params: { id: await newSegment() } }) },
+  // Change requests are on in production of "default": only those who may skip them write dependencies directly.
   "POST /api/admin/projects/{projectId}/features/{featureName}/dependencies": {
-    expect: EDITOR_WRITES,
+    expect: SKIPPERS,
     request: async () => ({ params: { projectId: "default", featureName: await newFeature() }, body: { feature: FEATURE } }),
   },
   "DELETE /api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}": {
-    expect: EDITOR_WRITES,
+    expect: SKIPPERS,
     request: async () => {
       const child = await newFeature();
       await db.transaction().execute((trx) => addFeatureDependency(trx, null, { projectId: "default", featureName: child }, { feature: FEATURE }));

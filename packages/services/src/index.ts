@@ -83,7 +83,7 @@ export { addChange, CHANGE_ACTIONS, type ChangeAction, type NewChange, requireCh
 export { changeRequestState, type StateChange, TRANSITIONS } from "./change-requests/change-state.ts";
 export { pendingChangeRequestsFor } from "./change-requests/pending-change-requests.ts";
 export { runDueChangeRequests, type SchedulerOutcome } from "./change-requests/run-due-change-requests.ts";
-export { assertDirectWriteAllowed } from "./change-requests/assert-direct-write-allowed.ts";
+export { assertDirectFeatureWriteAllowed, assertDirectWriteAllowed } from "./change-requests/assert-direct-write-allowed.ts";
 export {
   AUTH_CHANGES_CHANNEL,
   createPrincipalCache,

@@ -11,6 +11,17 @@ const expected: Record<string, Record<number, boolean>> = {
   APPROVE_CHANGE_REQUEST: { 1: true, 2: true, 3: false },
   APPLY_CHANGE_REQUEST: { 1: true, 2: true, 3: false },
   SKIP_CHANGE_REQUEST: { 1: true, 2: false, 3: false },
+  // The flag model (client-api 1): editors shape flags; custom strategy types are an admin's.
+  UPDATE_FEATURE: { 1: true, 2: true, 3: false },
+  UPDATE_FEATURE_ENVIRONMENT: { 1: true, 2: true, 3: false },
+  CREATE_FEATURE_STRATEGY: { 1: true, 2: true, 3: false },
+  UPDATE_FEATURE_STRATEGY: { 1: true, 2: true, 3: false },
+  DELETE_FEATURE_STRATEGY: { 1: true, 2: true, 3: false },
+  UPDATE_FEATURE_DEPENDENCY: { 1: true, 2: true, 3: false },
+  CREATE_STRATEGY: { 1: true, 2: false, 3: false },
+  CREATE_SEGMENT: { 1: true, 2: true, 3: false },
+  UPDATE_SEGMENT: { 1: true, 2: true, 3: false },
+  DELETE_SEGMENT: { 1: true, 2: true, 3: false },
 };
 
 test("root roles hold the permissions of the contract's table", () => {

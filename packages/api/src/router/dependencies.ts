@@ -1,4 +1,4 @@
-import { addFeatureDependency, deleteFeatureDependency } from "@vexil/services";
+import { addFeatureDependency, assertDirectFeatureWriteAllowed, deleteFeatureDependency } from "@vexil/services";
 import { z } from "zod";
 import { dependencyInputShape, featureDependencySchema } from "../schemas/dependency.ts";
 import { protectedProcedure } from "../trpc.ts";
@@ -22,7 +22,10 @@ export const dependenciesRouter = {
     .input(z.strictObject({ ...featureShape, ...dependencyInputShape }))
     .output(featureDependencySchema)
     .mutation(async ({ ctx, input: { projectId, featureName, ...body } }) =>
-      ctx.db.transaction().execute((trx) => addFeatureDependency(trx, ctx.principal, { projectId, featureName }, body)),
+      ctx.db.transaction().execute(async (trx) => {
+        await assertDirectFeatureWriteAllowed(trx, ctx.principal, projectId);
+        return addFeatureDependency(trx, ctx.principal, { projectId, featureName }, body);
+      }),
     ),
 
   delete: protectedProcedure
@@ -33,7 +36,10 @@ export const dependenciesRouter = {
     .input(z.strictObject({ ...featureShape, parent: z.string() }))
     .output(z.object({}))
     .mutation(async ({ ctx, input: { parent, ...path } }) => {
-      await ctx.db.transaction().execute((trx) => deleteFeatureDependency(trx, ctx.principal, path, parent));
+      await ctx.db.transaction().execute(async (trx) => {
+        await assertDirectFeatureWriteAllowed(trx, ctx.principal, path.projectId);
+        await deleteFeatureDependency(trx, ctx.principal, path, parent);
+      });
       return {};
     }),
 };

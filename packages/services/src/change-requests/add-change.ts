@@ -4,12 +4,12 @@ import type { Principal } from "../auth/principal.ts";
 import { NoAccessError, NotFoundError, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { locateFeatureEnvironment } from "../features/locate-feature-environment.ts";
-import { parseVariants } from "../features/parse-variants.ts";
 import { changeRequestsRequiredIn } from "./change-request-settings.ts";
 import { OPEN_STATES } from "./change-request.ts";
 
-export const CHANGE_ACTIONS = ["updateEnabled", "patchVariant"] as const;
-export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+import { type ChangeAction, validateChangePayload } from "./change-payload.ts";
+
+export { CHANGE_ACTIONS, type ChangeAction } from "./change-payload.ts";
 
 export interface NewChange {
   projectId: string;
@@ -19,22 +19,6 @@ export interface NewChange {
   payload: unknown;
 }
 
-function validatePayload(action: ChangeAction, payload: unknown): unknown {
-  const body = (payload ?? {}) as Record<string, unknown>;
-  if (action === "updateEnabled") {
-    if (typeof body.enabled !== "boolean" || Object.keys(body).length !== 1) {
-      throw new ValidationError("updateEnabled takes a payload {enabled: boolean}.", [{ path: "payload.enabled", message: "expected a boolean" }]);
-    }
-    return { enabled: body.enabled };
-  }
-  if (Object.keys(body).some((k) => k !== "variants")) {
-    throw new ValidationError("patchVariant takes a payload {variants: [...]}.", [{ path: "payload", message: "only `variants` is allowed" }]);
-  }
-  // Stored as the client sent them, but refused now if a direct write would refuse them.
-  parseVariants(body.variants);
-  return { variants: body.variants };
-}
-
 /**
  * Adds a change to the caller's open change request for that environment, creating a Draft when
  * there is none. A change to a request in review or approved sends it back to review and clears
@@ -42,7 +26,7 @@ function validatePayload(action: ChangeAction, payload: unknown): unknown {
  */
 export async function addChange(trx: Kysely<Database>, by: Principal, change: NewChange): Promise<number> {
   if (by.kind !== "user") throw new NoAccessError("Change requests are proposed by users; log in or use a personal access token.");
-  const payload = validatePayload(change.action, change.payload);
+  const payload = await validateChangePayload(trx, change.projectId, change.action, change.payload);
   await locateFeatureEnvironment(trx, { projectId: change.projectId, featureName: change.feature, environment: change.environment });
   const settings = await changeRequestsRequiredIn(trx, change.projectId, change.environment);
   if (!settings) {
