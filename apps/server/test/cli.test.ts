@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { createDb, type Database, migrateToLatest } from "@vexil/db";
 import { CHANGE_REQUEST_STATES, createPasswordHasher, pendingChangeRequestsFor, RootRole } from "@vexil/services";
 import type { Kysely } from "kysely";
+import { Unleash } from "unleash-client";
 import { test } from "uvu";
 import { request } from "undici";
 import * as assert from "uvu/assert";
@@ -294,6 +295,22 @@ test("demo loads a project whose four operations all answer with something real,
       assert.equal(pending.json.map((cr: { state: string }) => cr.state), ["Scheduled", "In review", "Approved"]);
       const bobs = await srv.call("GET", "/api/admin/projects/demo/change-requests/pending", { headers: { authorization: token("bob") } });
       assert.equal(bobs.json.map((cr: { state: string }) => cr.state), ["Draft"]);
+
+      // The README's unleash-client program: an SDK reads the demo's flags with a client token.
+      const sdkToken = await srv.call("POST", "/api/admin/api-tokens", { headers: admin, body: { tokenName: "readme", type: "client", projects: ["demo"], environment: "development" } });
+      const unleash = new Unleash({ url: `${srv.url}/api/`, appName: "readme", customHeaders: { Authorization: sdkToken.json.secret }, disableMetrics: true });
+      try {
+        await once(unleash, "synchronized");
+        assert.is(unleash.isEnabled("checkout-flow"), true);
+        assert.equal([unleash.isEnabled("search-ranking", { userId: "qa-1" }), unleash.isEnabled("search-ranking", { userId: "someone" })], [true, false]);
+      } finally {
+        unleash.destroy();
+      }
+      const staging = await srv.call("GET", "/api/admin/projects/demo/features/checkout-flow", { headers: admin });
+      const stagingStrategy = staging.json.environments.find((e: { name: string }) => e.name === "staging").strategies[0];
+      assert.equal([stagingStrategy.title, stagingStrategy.segments.length], ["Beta testers", 1]);
+      const darkMode = await srv.call("GET", "/api/admin/projects/demo/features/dark-mode", { headers: admin });
+      assert.equal(darkMode.json.dependencies, [{ feature: "checkout-flow", enabled: true, variants: [] }]);
     } finally {
       await srv.close();
     }
