@@ -123,12 +123,23 @@ async function main(): Promise<void> {
     const bannerBody = JSON.stringify({ message: "Maintenance at **noon**", variant: "warning" });
     const bannerSpec: LoadSpec = { method: "POST", path: () => "/api/admin/banners", headers: admin, body: bannerBody, connections: settings.connections };
 
+    // The client API at the token's environment: every feature of the bench project, in development.
+    const sdkToken = await api(server.base, "POST", "/api/admin/api-tokens", admin, { tokenName: "bench-sdk", type: "client", projects: [PROJECT], environment: "development" });
+    const sdk = { authorization: sdkToken.json.secret as string };
+    const clientSpec = (extra: Record<string, string> = {}, expectStatus?: number): LoadSpec => ({
+      method: "GET",
+      path: () => "/api/client/features",
+      headers: { ...sdk, ...extra },
+      connections: settings.connections,
+      ...(expectStatus ? { expectStatus } : {}),
+    });
+
     let memory: Target | undefined;
     let pgBaseline: Target | undefined;
     const rows: Row[] = [];
-    const run = async (scenario: string, spec: LoadSpec) => {
+    const run = async (scenario: string, spec: LoadSpec, against: (Target | undefined)[] = [server, memory, pgBaseline]) => {
       log(`${scenario} at ${features} features`);
-      const [s, m, p] = await measureInTurns([server, memory, pgBaseline].filter((t): t is Target => t !== undefined), spec);
+      const [s, m, p] = await measureInTurns(against.filter((t): t is Target => t !== undefined), spec);
       const row: Row = { scenario, features, server: s as Measured };
       if (m) row.memory = m;
       if (p) row.pg = p;
@@ -148,6 +159,8 @@ async function main(): Promise<void> {
           variants: (await api(server.base, "GET", variantsPath, admin)).text,
           pending: (await api(server.base, "GET", `/api/admin/projects/${PROJECT}/change-requests/pending`, personal)).text,
           banner: (await api(server.base, "POST", "/api/admin/banners", admin, JSON.parse(bannerBody))).text,
+          clientFeatures: (await api(server.base, "GET", "/api/client/features", sdk)).text,
+          clientEtag: (await api(server.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "",
         };
         const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
         writeFileSync(bodiesFile, JSON.stringify(bodies));
@@ -161,6 +174,16 @@ async function main(): Promise<void> {
         targets.push(pgBaseline);
       }
       await run("GET variants, admin token", variantsOf(admin));
+      // Baseline (b) has no client API: these rows pair with baseline (a) only. Past 10,000
+      // features the whole payload (every feature) is more than SDK polls are meant to carry.
+      if (step <= 10_000) {
+        const served = await api(server.base, "GET", "/api/client/features", sdk);
+        const etag = served.headers.get("etag") ?? "";
+        // Baseline (a) answers the same bytes as the server at this many features.
+        await fetch(`${memory?.base}/bench/client-features`, { method: "PUT", body: JSON.stringify({ body: served.text, etag }) });
+        await run("GET client features", clientSpec(), [server, memory]);
+        await run("GET client features, 304", clientSpec({ "if-none-match": etag }, 304), [server, memory]);
+      }
       await run("GET pending, personal token", pendingSpec);
     }
     const tokenRow = rows.at(-2) as Row;

@@ -7,6 +7,8 @@ export interface LoadSpec {
   headers: Record<string, string>;
   body?: string;
   connections: number;
+  /** A status other than 2xx that is the expected answer (304 for a matching If-None-Match). */
+  expectStatus?: number;
 }
 
 export interface LoadStats {
@@ -54,7 +56,12 @@ export async function runLoad(base: string, spec: LoadSpec, seconds: number): Pr
     p50: percentile(50),
     p99: percentile(99),
     total: result.requests.total,
-    failures: result.non2xx + result.errors + result.timeouts,
+    failures: result.non2xx - expectedCount(result, spec.expectStatus) + result.errors + result.timeouts,
     codes,
   };
+}
+
+function expectedCount(result: autocannon.Result, status: number | undefined): number {
+  if (status === undefined) return 0;
+  return (result.statusCodeStats as Record<string, { count: number }> | undefined)?.[String(status)]?.count ?? 0;
 }

@@ -1,17 +1,13 @@
 import { z } from "zod";
 import { featureDependencySchema } from "./dependency.ts";
-import { constraintSchema, strategyVariantSchema } from "./strategy.ts";
+import { constraintSchema, featureStrategySchema } from "./strategy.ts";
 import { variantSchema } from "./variant.ts";
 
-export const clientStrategySchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
+/** A served strategy: never disabled, no title when it has none, segment ids only for newer SDKs. */
+export const clientStrategySchema = featureStrategySchema
+  .omit({ disabled: true })
+  .extend({
     title: z.string().optional(),
-    sortOrder: z.int(),
-    constraints: z.array(constraintSchema),
-    parameters: z.record(z.string(), z.string()),
-    variants: z.array(strategyVariantSchema),
     segments: z.array(z.int()).optional().meta({ description: "Segment ids, for SDKs that send Unleash-Client-Spec >= 4.2.0" }),
   })
   .meta({ id: "ClientStrategy" });

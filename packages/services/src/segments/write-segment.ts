@@ -21,15 +21,13 @@ async function parseSegment(trx: Kysely<Database>, input: unknown) {
   };
 }
 
-async function assertNameFree(trx: Kysely<Database>, name: string, exceptId?: number): Promise<void> {
-  let query = trx.selectFrom("segments").select("id").where("name", "=", name);
-  if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
-  if (await query.executeTakeFirst()) throw new NameExistsError(`A segment named "${name}" already exists.`);
+async function assertNameFree(trx: Kysely<Database>, name: string, exceptId: number): Promise<void> {
+  const taken = await trx.selectFrom("segments").select("id").where("name", "=", name).where("id", "!=", exceptId).executeTakeFirst();
+  if (taken) throw new NameExistsError(`A segment named "${name}" already exists.`);
 }
 
 export async function createSegment(trx: Kysely<Database>, by: Principal | null, input: unknown): Promise<Segment> {
   const values = await parseSegment(trx, input);
-  await assertNameFree(trx, values.name);
   const row = await trx
     .insertInto("segments")
     .values(values)

@@ -1,6 +1,7 @@
 import type { Database } from "@vexil/db";
 import type { Selectable } from "kysely";
 import { z } from "zod";
+import { variantsFromJson } from "../features/variant.ts";
 import { type Constraint, constraintsFromJson, constraintsInputSchema } from "./constraint.ts";
 
 /** A strategy variant: a feature variant without overrides (client-api 1). */
@@ -38,16 +39,9 @@ export const strategyInputSchema = z.strictObject({
 });
 export type StrategyInput = z.input<typeof strategyInputSchema>;
 
-/** The one place where stored JSON becomes strategy variants. */
+/** The one place where stored JSON becomes strategy variants: feature variants without overrides. */
 export function strategyVariantsFromJson(json: unknown): StrategyVariant[] {
-  if (!Array.isArray(json)) return [];
-  return (json as StrategyVariant[]).map((v) => ({
-    name: v.name,
-    weight: v.weight,
-    weightType: v.weightType,
-    stickiness: v.stickiness,
-    ...(v.payload ? { payload: { type: v.payload.type, value: v.payload.value } } : {}),
-  }));
+  return variantsFromJson(json).map(({ overrides: _, ...variant }) => variant);
 }
 
 /** The one place where a strategy row (and its segment ids) becomes a strategy. */
