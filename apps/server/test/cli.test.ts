@@ -277,6 +277,10 @@ test("demo loads a project whose four operations all answer with something real,
     assert.match(again.stderr, 'vexil demo: The project "demo" exists already');
     assert.equal(await cli.inspect(counts), stored.counts, "the second run changed nothing");
 
+    // The README's client token, made by the CLI before the server opens the database.
+    const sdkToken = await runVexil(["token", "create", "--name", "shop-backend", "--type", "client", "--project", "demo", "--environment", "development"], { env: cli.env });
+    assert.is(sdkToken.code, 0, sdkToken.stderr);
+
     // The real server on that database: the first session of the README.
     const srv = await startTestServer({}, { db: cli.open() });
     try {
@@ -297,8 +301,7 @@ test("demo loads a project whose four operations all answer with something real,
       assert.equal(bobs.json.map((cr: { state: string }) => cr.state), ["Draft"]);
 
       // The README's unleash-client program: an SDK reads the demo's flags with a client token.
-      const sdkToken = await srv.call("POST", "/api/admin/api-tokens", { headers: admin, body: { tokenName: "readme", type: "client", projects: ["demo"], environment: "development" } });
-      const unleash = new Unleash({ url: `${srv.url}/api/`, appName: "readme", customHeaders: { Authorization: sdkToken.json.secret }, disableMetrics: true });
+      const unleash = new Unleash({ url: `${srv.url}/api/`, appName: "shop-backend", customHeaders: { Authorization: sdkToken.stdout.trim() }, disableMetrics: true });
       try {
         await once(unleash, "synchronized");
         assert.is(unleash.isEnabled("checkout-flow"), true);
