@@ -186,7 +186,7 @@ async function main(): Promise<void> {
       }
       await run("GET pending, personal token", pendingSpec);
     }
-    const tokenRow = rows.at(-2) as Row;
+    const tokenRow = rows.filter((r) => r.scenario === "GET variants, admin token").at(-1) as Row;
     const cookieRow = await run("GET variants, session cookie", variantsOf(session));
     await run("POST banners, admin token", bannerSpec);
 
@@ -248,6 +248,13 @@ async function main(): Promise<void> {
     const from = settings.featureSteps[0];
     console.log("targets:");
     console.log(check("GET variants (token) throughput vs baseline (b) >= 1.0x", `${ratioB.toFixed(2)}x`, ratioB >= 1));
+    for (const [scenario, floor] of [["GET client features, 304", 0.7], ["GET client features", 0.5]] as const) {
+      for (const row of rows.filter((r) => r.scenario === scenario)) {
+        const ratio = row.server.stats.rps / (row.memory?.stats.rps ?? Number.NaN);
+        console.log(check(`${scenario} at ${row.features} features vs baseline (a) >= ${floor}x`, `${ratio.toFixed(2)}x`, ratio >= floor));
+        console.log(check(`${scenario} at ${row.features} features p99 < 20 ms`, `${row.server.stats.p99} ms`, row.server.stats.p99 < 20));
+      }
+    }
     console.log(check(`GET variants (token) p99 < 20 ms at ${settings.connections} connections`, `${t.p99} ms`, t.p99 < 20));
     const cookieRatio = cookieRow.server.stats.rps / t.rps;
     console.log(check("session-cookie GET within 15% of token GET", `${cookieRatio.toFixed(2)}x`, cookieRatio >= 0.85));
