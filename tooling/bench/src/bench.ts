@@ -214,6 +214,16 @@ async function main(): Promise<void> {
       loginSeconds += (performance.now() - started) / 1000;
       stormCodes.push(await storm.stop());
     }
+    // SDK metrics at 200 a second while SDKs poll: their batched writes must not slow the polls.
+    const pollSpec = clientSpec({ "if-none-match": (await api(server.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "" }, 304);
+    const now = new Date().toISOString();
+    const metricsBody = JSON.stringify({ appName: "bench", instanceId: "bench-1", bucket: { start: now, stop: now, toggles: { [featureName(1)]: { yes: 3, no: 1 } } } });
+    const metricsSpec: LoadSpec = { method: "POST", path: () => "/api/client/metrics", headers: sdk, body: metricsBody, connections: 4, rate: 200 };
+    const pollQuiet = await measure(server, pollSpec, true);
+    const [pollBusy, metricsLoad] = await Promise.all([measure(server, pollSpec, false), runLoad(server.base, metricsSpec, settings.durationS)]);
+    rows.push({ scenario: "client 304, no metrics", features, server: pollQuiet });
+    rows.push({ scenario: "client 304, metrics 200/s", features, server: pollBusy });
+
     const quiet = medianOf(quietSamples);
     const stormy = medianOf(stormySamples);
     const stormBaselines = { memory: medianOf(memorySamples), pg: medianOf(pgSamples) };
@@ -248,6 +258,14 @@ async function main(): Promise<void> {
     const from = settings.featureSteps[0];
     console.log("targets:");
     console.log(check("GET variants (token) throughput vs baseline (b) >= 1.0x", `${ratioB.toFixed(2)}x`, ratioB >= 1));
+    const metricsRatio = pollBusy.stats.p99 / pollQuiet.stats.p99;
+    console.log(
+      check(
+        "metrics at 200/s move the client poll's p99 by < 1.5x",
+        `${pollQuiet.stats.p99} -> ${pollBusy.stats.p99} ms = ${metricsRatio.toFixed(2)}x (${metricsLoad.rps.toFixed(0)} metrics/s, ${metricsLoad.failures} failed)`,
+        metricsRatio < 1.5,
+      ),
+    );
     for (const [scenario, floor] of [["GET client features, 304", 0.7], ["GET client features", 0.5]] as const) {
       for (const row of rows.filter((r) => r.scenario === scenario)) {
         const ratio = row.server.stats.rps / (row.memory?.stats.rps ?? Number.NaN);

@@ -9,6 +9,8 @@ export interface LoadSpec {
   connections: number;
   /** A status other than 2xx that is the expected answer (304 for a matching If-None-Match). */
   expectStatus?: number;
+  /** Requests per second over all connections; as fast as possible when absent. */
+  rate?: number;
 }
 
 export interface LoadStats {
@@ -33,6 +35,7 @@ export async function runLoad(base: string, spec: LoadSpec, seconds: number): Pr
         url: base,
         connections: spec.connections,
         duration: seconds,
+        ...(spec.rate ? { overallRate: spec.rate } : {}),
         requests: [
           {
             method: spec.method,
