@@ -10,6 +10,7 @@ import {
   createOpenApiDocument,
   createRestBridge,
   createTrpcHandler,
+  handleClientFeatures,
   type Logger,
   sendFailure,
   sendJson,
@@ -17,11 +18,19 @@ import {
 } from "@vexil/api";
 import { createAuthCache, type Db } from "@vexil/db";
 import { createPasswordHasher } from "@vexil/password-hasher";
-import { DEFAULT_LOGIN_LIMITS, DEFAULT_SESSION_POLICY, type Principal } from "@vexil/services";
+import {
+  createClientFeatureSnapshots,
+  createClientMetricsBuffer,
+  DEFAULT_LOGIN_LIMITS,
+  DEFAULT_SESSION_POLICY,
+  FLAG_CHANGES_CHANNEL,
+  type Principal,
+  storeClientMetrics,
+} from "@vexil/services";
 import { sql } from "kysely";
 import { startChangeRequestScheduler } from "./change-request-scheduler.ts";
 import { startHousekeeping } from "./housekeeping.ts";
-import type { PeriodicTask } from "./periodic-task.ts";
+import { type PeriodicTask, startPeriodicTask } from "./periodic-task.ts";
 import { clientAddress } from "./client-address.ts";
 import { createCors } from "./cors.ts";
 import { createConsoleApp } from "./console-app.ts";
@@ -33,6 +42,8 @@ export interface App {
   deps: ApiDeps;
   scheduler: PeriodicTask;
   housekeeping: PeriodicTask;
+  /** Stores the SDK metrics summed since the last pass. */
+  metricsFlush: PeriodicTask;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes the database. */
   close(): Promise<void>;
 }
@@ -65,6 +76,27 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
       if (!closing) log.warn({ err: error }, "lost the database connection that hears auth changes; caching no credentials until it is back");
     },
   });
+  // Snapshots of what SDKs are served, dropped at every change heard from any instance.
+  const clientFeatures = createClientFeatureSnapshots(db.db);
+  const flagChanges = db.listen(FLAG_CHANGES_CHANNEL, {
+    onMessage: () => clientFeatures.invalidate(),
+    onListening: () => clientFeatures.resume(),
+    onLost: (error) => {
+      clientFeatures.suspend();
+      if (!closing) log.warn({ err: error }, "lost the database connection that hears flag changes; serving SDKs fresh reads until it is back");
+    },
+  });
+  const clientMetrics = createClientMetricsBuffer();
+  const metricsFlush = startPeriodicTask(log, "storing SDK metrics", config.METRICS_FLUSH_INTERVAL_MS, async () => {
+    const drained = clientMetrics.drain();
+    try {
+      await storeClientMetrics(db.db, drained);
+    } catch (error) {
+      // Put back, so that a database outage delays the counts instead of losing them.
+      for (const counts of drained) clientMetrics.restore(counts);
+      throw error;
+    }
+  });
   const deps: ApiDeps = {
     db: db.db,
     log,
@@ -72,6 +104,8 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     cookies: { secret: sessionSecret, secure: config.SECURE_COOKIES, maxAgeSeconds: sessions.absoluteMs / 1000 },
     loginPolicy: { sessions, limits: DEFAULT_LOGIN_LIMITS },
     principals,
+    clientFeatures,
+    clientMetrics,
   };
   const trustedProxies = new Set(config.TRUST_PROXY);
   const cors = createCors(config.CORS_ORIGINS);
@@ -136,6 +170,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
       setHeader: (name, value) => res.setHeader(name, value),
     };
     if (path.startsWith("/trpc/")) return trpc(req, res, ctx);
+    if (req.method === "GET" && path === "/api/client/features") return handleClientFeatures(req, res, ctx);
     return bridge(req, res, ctx);
   }
 
@@ -184,13 +219,16 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
         clearInterval(sweep);
       }
       await scheduler.stop();
+      await metricsFlush.stop();
+      await metricsFlush.tick();
       await housekeeping.stop();
       await principals.close();
+      await flagChanges.close();
       await hasher.close();
       await db.close();
     })();
     return closing;
   };
 
-  return { server, deps, scheduler, housekeeping, close };
+  return { server, deps, scheduler, housekeeping, metricsFlush, close };
 }

@@ -52,6 +52,8 @@ const schema = z.object({
   SCHEDULER_INTERVAL_MS: int(0, 3_600_000).default(10_000),
   /** How often expired sessions and stale failed-login records are deleted; 0 turns it off. */
   HOUSEKEEPING_INTERVAL_MS: int(0, 86_400_000).default(600_000),
+  /** How often SDK metrics summed in memory are stored; 0 stores them only at shutdown (and when ticked). */
+  METRICS_FLUSH_INTERVAL_MS: int(0, 3_600_000).default(10_000),
   BODY_LIMIT_BYTES: int(1_024, 64 * 1024 * 1024).default(256 * 1024),
   REQUEST_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
   HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(10_000),

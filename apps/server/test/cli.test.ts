@@ -8,6 +8,7 @@ import { createDb, type Database, migrateToLatest } from "@vexil/db";
 import { createPasswordHasher } from "@vexil/password-hasher";
 import { CHANGE_REQUEST_STATES, pendingChangeRequestsFor, RootRole } from "@vexil/services";
 import type { Kysely } from "kysely";
+import { Unleash } from "unleash-client";
 import { test } from "uvu";
 import { request } from "undici";
 import * as assert from "uvu/assert";
@@ -277,6 +278,10 @@ test("demo loads a project whose four operations all answer with something real,
     assert.match(again.stderr, 'vexil demo: The project "demo" exists already');
     assert.equal(await cli.inspect(counts), stored.counts, "the second run changed nothing");
 
+    // The README's client token, made by the CLI before the server opens the database.
+    const sdkToken = await runVexil(["token", "create", "--name", "shop-backend", "--type", "client", "--project", "demo", "--environment", "development"], { env: cli.env });
+    assert.is(sdkToken.code, 0, sdkToken.stderr);
+
     // The real server on that database: the first session of the README.
     const srv = await startTestServer({}, { db: cli.open() });
     try {
@@ -295,6 +300,21 @@ test("demo loads a project whose four operations all answer with something real,
       assert.equal(pending.json.map((cr: { state: string }) => cr.state), ["Scheduled", "In review", "Approved"]);
       const bobs = await srv.call("GET", "/api/admin/projects/demo/change-requests/pending", { headers: { authorization: token("bob") } });
       assert.equal(bobs.json.map((cr: { state: string }) => cr.state), ["Draft"]);
+
+      // The README's unleash-client program: an SDK reads the demo's flags with a client token.
+      const unleash = new Unleash({ url: `${srv.url}/api/`, appName: "shop-backend", customHeaders: { Authorization: sdkToken.stdout.trim() }, disableMetrics: true });
+      try {
+        await once(unleash, "synchronized");
+        assert.is(unleash.isEnabled("checkout-flow"), true);
+        assert.equal([unleash.isEnabled("search-ranking", { userId: "qa-1" }), unleash.isEnabled("search-ranking", { userId: "someone" })], [true, false]);
+      } finally {
+        unleash.destroy();
+      }
+      const staging = await srv.call("GET", "/api/admin/projects/demo/features/checkout-flow", { headers: admin });
+      const stagingStrategy = staging.json.environments.find((e: { name: string }) => e.name === "staging").strategies[0];
+      assert.equal([stagingStrategy.title, stagingStrategy.segments.length], ["Beta testers", 1]);
+      const darkMode = await srv.call("GET", "/api/admin/projects/demo/features/dark-mode", { headers: admin });
+      assert.equal(darkMode.json.dependencies, [{ feature: "checkout-flow", enabled: true, variants: [] }]);
     } finally {
       await srv.close();
     }

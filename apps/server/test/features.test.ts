@@ -27,7 +27,7 @@ test("an editor creates a feature: 201 with it, Location, and an event naming th
   assert.is(res.status, 201, JSON.stringify(res.json));
   assert.equal(
     { ...res.json, createdAt: "" },
-    { name: "checkout", project: "default", description: "New checkout", type: "experiment", createdAt: "" },
+    { name: "checkout", project: "default", description: "New checkout", type: "experiment", impressionData: false, createdAt: "" },
   );
   assert.is(res.headers.location, "/api/admin/projects/default/features/checkout");
   const event = await db.selectFrom("events").selectAll().where("type", "=", "feature-created").executeTakeFirstOrThrow();
@@ -52,7 +52,7 @@ test("bad feature bodies are 400 naming the field; nothing changes", async () =>
     [{ name: ".." }, "name"],
     [{ name: "f".repeat(101) }, "name"],
     [{ name: "ok", type: "banana" }, "type"],
-    [{ name: "ok", impressionData: true }, ""],
+    [{ name: "ok", impressionData: "yes" }, "impressionData"],
     [{ name: "ok", projectId: "other" }, "projectId"],
   ];
   for (const [body, field] of bodies) {

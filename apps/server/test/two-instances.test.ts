@@ -88,6 +88,22 @@ if (serverUrl) {
     assert.equal(events.map((e) => e.id).filter((id) => ids.includes(id)).sort((x, y) => x - y), [...ids].sort((x, y) => x - y), "one applied event per request");
   });
 
+  test("client API: a change made on one instance is served by the other's snapshot within a second", async () => {
+    const admin = { authorization: (await testDb.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "cf-admin", type: "admin" }))).secret };
+    const sdk = { authorization: (await testDb.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "cf-sdk", type: "client", environment: "development" }))).secret };
+    assert.is((await call(a.url, "POST", "/api/admin/projects/default/features", admin, { name: "two-instances-flag" })).status, 201);
+    // B builds its snapshot now, so that the change below must reach it through the database.
+    const before = await call(b.url, "GET", "/api/client/features", sdk);
+    const served = (res: typeof before) => res.json.features.find((f: { name: string }) => f.name === "two-instances-flag")?.enabled;
+    assert.is(served(before), false);
+    assert.is((await call(a.url, "POST", "/api/admin/projects/default/features/two-instances-flag/environments/development/on", admin)).status, 200);
+    const changed = Date.now();
+    await until(async () => served(await call(b.url, "GET", "/api/client/features", sdk)) === true, "B to serve the change", 1_000);
+    assert.ok(Date.now() - changed < 1_000);
+    const etag = (await call(b.url, "GET", "/api/client/features", sdk)).headers.etag as string;
+    assert.is((await call(a.url, "GET", "/api/client/features", { ...sdk, "if-none-match": etag })).status, 304, "both instances give the same content the same ETag");
+  });
+
   test("a mixed load alternating between the two instances: no errors", async () => {
     const token = await testDb.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "two", type: "admin" }));
     const result = await runMixedLoad({ urls: both, rate: 40, durationMs: 5_000, adminToken: token.secret, login: { username: "pat", password } });

@@ -1,7 +1,10 @@
 import { AuthenticationRequired, NoAccessError, type Permission, type Principal, principalHasPermission } from "@vexil/services";
 
-/** Who may call a procedure: anyone, anyone authenticated, or holders of one permission. */
-export type Access = "public" | "authenticated" | Permission;
+/**
+ * Who may call a procedure: anyone, anyone authenticated, holders of one permission, or an SDK
+ * (a client token, or an admin token) on the client API.
+ */
+export type Access = "public" | "authenticated" | "client" | Permission;
 
 /**
  * Throws the 401 or 403 the contract asks for. The REST bridge calls it before it reads a body
@@ -11,6 +14,10 @@ export type Access = "public" | "authenticated" | Permission;
 export function checkAccess(principal: Principal | null, access: Access, environment?: string): asserts principal is Principal {
   if (access === "public") return;
   if (!principal) throw new AuthenticationRequired();
+  if (access === "client") {
+    if (principal.kind === "admin-token" || (principal.kind === "client-token" && principal.type === "client")) return;
+    throw new NoAccessError("The client API takes a client token (or an admin token); this one cannot use it.");
+  }
   if (principal.kind === "client-token") {
     // The contract's 403 names the missing permission; a client token holds none of them.
     const why = `A ${principal.type} token cannot use the admin API; use an admin token or a personal access token.`;

@@ -1,5 +1,5 @@
 import type { AuthCache, Database } from "@vexil/db";
-import type { LoginPolicy, PasswordHasher, Principal } from "@vexil/services";
+import type { ClientFeatureSnapshots, ClientMetricsBuffer, LoginPolicy, PasswordHasher, Principal } from "@vexil/services";
 import type { Kysely } from "kysely";
 import type { CookieSettings } from "./session-cookie.ts";
 
@@ -20,6 +20,10 @@ export interface ApiDeps {
   loginPolicy: LoginPolicy;
   /** Who credentials stand for, kept between requests; without it every request looks them up. */
   principals?: AuthCache<Principal>;
+  /** What the client API serves, kept between polls; without it every poll reads the database. */
+  clientFeatures?: ClientFeatureSnapshots;
+  /** Where SDK metrics wait to be stored in batches; without it each report is stored at once. */
+  clientMetrics?: ClientMetricsBuffer;
 }
 
 /** What a procedure knows about the request it serves. */

@@ -33,6 +33,7 @@ export const STATUS_BY_NAME = {
   NotFoundError: 404,
   MethodNotAllowed: 405,
   NameExistsError: 409,
+  ConflictError: 409,
   PayloadTooLarge: 413,
   ContentTypeerror: 415,
   TooManyRequests: 429,

@@ -7,3 +7,4 @@ export { restRoutes, type RestRoute } from "./rest-routes.ts";
 export { createTrpcHandler, type TrpcHandler } from "./trpc-handler.ts";
 export { authenticate } from "./authenticate.ts";
 export type { CookieSettings } from "./session-cookie.ts";
+export { handleClientFeatures } from "./client-features-handler.ts";

@@ -53,6 +53,10 @@ const ERRORS: Record<ErrorName, { when: string; message: string; details?: { pat
     when: "the name or id is taken",
     message: 'A project with the id "web" already exists.',
   },
+  ConflictError: {
+    when: "the change conflicts with what is stored, e.g. deleting a segment that strategies still use",
+    message: "The segment 3 is used by strategies and cannot be deleted; remove it from them first.",
+  },
   PayloadTooLarge: {
     when: "the body is larger than the limit (256 KiB unless configured otherwise)",
     message: "The request body is larger than the limit of 262144 bytes.",

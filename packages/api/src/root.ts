@@ -7,6 +7,12 @@ import { eventsRouter } from "./router/events.ts";
 import { featuresRouter } from "./router/features.ts";
 import { projectsRouter } from "./router/projects.ts";
 import { usersRouter } from "./router/users.ts";
+import { clientFeaturesRouter } from "./router/client-features.ts";
+import { clientMetricsRouter } from "./router/client-metrics.ts";
+import { dependenciesRouter } from "./router/dependencies.ts";
+import { featureStrategiesRouter } from "./router/feature-strategies.ts";
+import { segmentsRouter } from "./router/segments.ts";
+import { strategyTypesRouter } from "./router/strategy-types.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -19,6 +25,12 @@ export const appRouter = router({
   changeRequests: changeRequestsRouter,
   banners: bannersRouter,
   events: eventsRouter,
+  featureStrategies: featureStrategiesRouter,
+  strategyTypes: strategyTypesRouter,
+  segments: segmentsRouter,
+  dependencies: dependenciesRouter,
+  clientFeatures: clientFeaturesRouter,
+  clientMetrics: clientMetricsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -64,7 +64,13 @@ export function createRestClient(options: RestClientOptions): RestClient {
       body = JSON.stringify(route.body ? fields[route.body] : fields);
     }
 
-    const res = await request(baseUrl + path, { method: route.method, headers, body, dispatcher: options.dispatcher });
+    const query = new URLSearchParams();
+    // A GET sends what the path did not take as query parameters (the client API's project, namePrefix).
+    if (route.method === "GET") {
+      for (const [name, value] of Object.entries(fields)) for (const v of [value ?? []].flat()) query.append(name, String(v));
+    }
+    const search = query.size ? `?${query}` : "";
+    const res = await request(baseUrl + path + search, { method: route.method, headers, body, dispatcher: options.dispatcher });
     keepSession(res.headers["set-cookie"]);
     const text = await res.body.text();
     let json: unknown;

@@ -13,6 +13,10 @@ import type { LoginFailureTable, LoginStreakTable } from "./tables/login-failure
 import type { ProjectEnvironmentTable, ProjectTable } from "./tables/project.table.ts";
 import type { SessionTable } from "./tables/session.table.ts";
 import type { UserTable } from "./tables/user.table.ts";
+import type { FeatureStrategySegmentTable, FeatureStrategyTable, StrategyTypeTable } from "./tables/strategy.table.ts";
+import type { SegmentTable } from "./tables/segment.table.ts";
+import type { FeatureDependencyTable } from "./tables/feature-dependency.table.ts";
+import type { ClientInstanceTable, ClientMetricTable, ClientMetricVariantTable } from "./tables/client-metrics.table.ts";
 
 /** Every table Vexil keeps, as Kysely sees it. Columns are snake_case in SQL and here. */
 export interface Database {
@@ -32,4 +36,12 @@ export interface Database {
   change_requests: ChangeRequestTable;
   change_request_changes: ChangeRequestChangeTable;
   change_request_reviews: ChangeRequestReviewTable;
+  strategy_types: StrategyTypeTable;
+  feature_strategies: FeatureStrategyTable;
+  feature_strategy_segments: FeatureStrategySegmentTable;
+  segments: SegmentTable;
+  feature_dependencies: FeatureDependencyTable;
+  client_instances: ClientInstanceTable;
+  client_metrics: ClientMetricTable;
+  client_metric_variants: ClientMetricVariantTable;
 }

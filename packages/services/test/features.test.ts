@@ -31,7 +31,7 @@ test("createFeature stores the feature with defaults and its event", async () =>
   const feature = await write((trx) => createFeature(trx, bob, "default", { name: "checkout", description: "New checkout" }));
   assert.equal(
     { ...feature, createdAt: null },
-    { name: "checkout", project: "default", description: "New checkout", type: "release", createdAt: null },
+    { name: "checkout", project: "default", description: "New checkout", type: "release", impressionData: false, createdAt: null },
   );
   const kill = await write((trx) => createFeature(trx, bob, "default", { name: "kill-all", type: "kill-switch" }));
   assert.equal([kill.type, kill.description], ["kill-switch", null]);

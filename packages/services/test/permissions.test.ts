@@ -11,6 +11,17 @@ const expected: Record<string, Record<number, boolean>> = {
   APPROVE_CHANGE_REQUEST: { 1: true, 2: true, 3: false },
   APPLY_CHANGE_REQUEST: { 1: true, 2: true, 3: false },
   SKIP_CHANGE_REQUEST: { 1: true, 2: false, 3: false },
+  // The flag model (client-api 1): editors shape flags; custom strategy types are an admin's.
+  UPDATE_FEATURE: { 1: true, 2: true, 3: false },
+  UPDATE_FEATURE_ENVIRONMENT: { 1: true, 2: true, 3: false },
+  CREATE_FEATURE_STRATEGY: { 1: true, 2: true, 3: false },
+  UPDATE_FEATURE_STRATEGY: { 1: true, 2: true, 3: false },
+  DELETE_FEATURE_STRATEGY: { 1: true, 2: true, 3: false },
+  UPDATE_FEATURE_DEPENDENCY: { 1: true, 2: true, 3: false },
+  CREATE_STRATEGY: { 1: true, 2: false, 3: false },
+  CREATE_SEGMENT: { 1: true, 2: true, 3: false },
+  UPDATE_SEGMENT: { 1: true, 2: true, 3: false },
+  DELETE_SEGMENT: { 1: true, 2: true, 3: false },
 };
 
 test("root roles hold the permissions of the contract's table", () => {
@@ -23,7 +34,7 @@ test("root roles hold the permissions of the contract's table", () => {
 
 test("an admin token holds every permission and a client token none", () => {
   const admin: Principal = { kind: "admin-token", tokenId: 1, tokenName: "ci" };
-  const client: Principal = { kind: "client-token", tokenId: 2, tokenName: "sdk", type: "client" };
+  const client: Principal = { kind: "client-token", tokenId: 2, tokenName: "sdk", type: "client", projects: ["*"], environment: "development" };
   for (const permission of PERMISSIONS) {
     assert.ok(principalHasPermission(admin, permission));
     assert.not.ok(principalHasPermission(client, permission));

@@ -4,7 +4,12 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 
 const bodies = JSON.parse(readFileSync(process.env.BENCH_BODIES as string, "utf8")) as Record<string, string>;
-const json = (status: number, body: string) => ({
+interface Reply {
+  status: number;
+  body: Buffer;
+  headers: Record<string, string>;
+}
+const json = (status: number, body: string): Reply => ({
   status,
   body: Buffer.from(body),
   headers: { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(body)) },
@@ -13,15 +18,38 @@ const variants = json(200, bodies.variants ?? "{}");
 const pending = json(200, bodies.pending ?? "[]");
 const banner = json(201, bodies.banner ?? "{}");
 const health = json(200, '{"status":"ok"}');
+let clientEtag = "";
+let clientFeatures: Reply = json(200, "{}");
+let notModified: Reply = json(304, "");
+// The client API's payload grows with the features; bench.ts sets it again at each step.
+function setClientFeatures(body: string, etag: string): void {
+  clientEtag = etag;
+  const plain = json(200, body);
+  clientFeatures = { ...plain, headers: { ...plain.headers, etag } };
+  notModified = { status: 304, body: Buffer.alloc(0), headers: { etag } };
+}
+setClientFeatures(bodies.clientFeatures ?? "{}", bodies.clientEtag ?? '""');
 const missing = json(404, '{"name":"NotFoundError"}');
 
 const server = createServer((req, res) => {
   const url = req.url ?? "/";
-  let reply = missing;
+  let reply: Reply = missing;
   if (req.method === "GET" && url.endsWith("/variants")) reply = variants;
   else if (req.method === "GET" && url.endsWith("/change-requests/pending")) reply = pending;
   else if (req.method === "POST" && url === "/api/admin/banners") reply = banner;
   else if (url === "/health") reply = health;
+  else if (req.method === "GET" && url.startsWith("/api/client/features")) reply = req.headers["if-none-match"] === clientEtag ? notModified : clientFeatures;
+  if (req.method === "PUT" && url === "/bench/client-features") {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const { body, etag } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { body: string; etag: string };
+      setClientFeatures(body, etag);
+      res.writeHead(204);
+      res.end();
+    });
+    return;
+  }
   // The body is read to the end, as a real handler would.
   req.resume();
   req.on("end", () => {

@@ -123,12 +123,23 @@ async function main(): Promise<void> {
     const bannerBody = JSON.stringify({ message: "Maintenance at **noon**", variant: "warning" });
     const bannerSpec: LoadSpec = { method: "POST", path: () => "/api/admin/banners", headers: admin, body: bannerBody, connections: settings.connections };
 
+    // The client API at the token's environment: every feature of the bench project, in development.
+    const sdkToken = await api(server.base, "POST", "/api/admin/api-tokens", admin, { tokenName: "bench-sdk", type: "client", projects: [PROJECT], environment: "development" });
+    const sdk = { authorization: sdkToken.json.secret as string };
+    const clientSpec = (extra: Record<string, string> = {}, expectStatus?: number): LoadSpec => ({
+      method: "GET",
+      path: () => "/api/client/features",
+      headers: { ...sdk, ...extra },
+      connections: settings.connections,
+      ...(expectStatus ? { expectStatus } : {}),
+    });
+
     let memory: Target | undefined;
     let pgBaseline: Target | undefined;
     const rows: Row[] = [];
-    const run = async (scenario: string, spec: LoadSpec) => {
+    const run = async (scenario: string, spec: LoadSpec, against: (Target | undefined)[] = [server, memory, pgBaseline]) => {
       log(`${scenario} at ${features} features`);
-      const [s, m, p] = await measureInTurns([server, memory, pgBaseline].filter((t): t is Target => t !== undefined), spec);
+      const [s, m, p] = await measureInTurns(against.filter((t): t is Target => t !== undefined), spec);
       const row: Row = { scenario, features, server: s as Measured };
       if (m) row.memory = m;
       if (p) row.pg = p;
@@ -148,6 +159,8 @@ async function main(): Promise<void> {
           variants: (await api(server.base, "GET", variantsPath, admin)).text,
           pending: (await api(server.base, "GET", `/api/admin/projects/${PROJECT}/change-requests/pending`, personal)).text,
           banner: (await api(server.base, "POST", "/api/admin/banners", admin, JSON.parse(bannerBody))).text,
+          clientFeatures: (await api(server.base, "GET", "/api/client/features", sdk)).text,
+          clientEtag: (await api(server.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "",
         };
         const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
         writeFileSync(bodiesFile, JSON.stringify(bodies));
@@ -161,9 +174,19 @@ async function main(): Promise<void> {
         targets.push(pgBaseline);
       }
       await run("GET variants, admin token", variantsOf(admin));
+      // Baseline (b) has no client API: these rows pair with baseline (a) only. Past 10,000
+      // features the whole payload (every feature) is more than SDK polls are meant to carry.
+      if (step <= 10_000) {
+        const served = await api(server.base, "GET", "/api/client/features", sdk);
+        const etag = served.headers.get("etag") ?? "";
+        // Baseline (a) answers the same bytes as the server at this many features.
+        await fetch(`${memory?.base}/bench/client-features`, { method: "PUT", body: JSON.stringify({ body: served.text, etag }) });
+        await run("GET client features", clientSpec(), [server, memory]);
+        await run("GET client features, 304", clientSpec({ "if-none-match": etag }, 304), [server, memory]);
+      }
       await run("GET pending, personal token", pendingSpec);
     }
-    const tokenRow = rows.at(-2) as Row;
+    const tokenRow = rows.filter((r) => r.scenario === "GET variants, admin token").at(-1) as Row;
     const cookieRow = await run("GET variants, session cookie", variantsOf(session));
     await run("POST banners, admin token", bannerSpec);
 
@@ -191,6 +214,16 @@ async function main(): Promise<void> {
       loginSeconds += (performance.now() - started) / 1000;
       stormCodes.push(await storm.stop());
     }
+    // SDK metrics at 200 a second while SDKs poll: their batched writes must not slow the polls.
+    const pollSpec = clientSpec({ "if-none-match": (await api(server.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "" }, 304);
+    const now = new Date().toISOString();
+    const metricsBody = JSON.stringify({ appName: "bench", instanceId: "bench-1", bucket: { start: now, stop: now, toggles: { [featureName(1)]: { yes: 3, no: 1 } } } });
+    const metricsSpec: LoadSpec = { method: "POST", path: () => "/api/client/metrics", headers: sdk, body: metricsBody, connections: 4, rate: 200 };
+    const pollQuiet = await measure(server, pollSpec, true);
+    const [pollBusy, metricsLoad] = await Promise.all([measure(server, pollSpec, false), runLoad(server.base, metricsSpec, settings.durationS)]);
+    rows.push({ scenario: "client 304, no metrics", features, server: pollQuiet });
+    rows.push({ scenario: "client 304, metrics 200/s", features, server: pollBusy });
+
     const quiet = medianOf(quietSamples);
     const stormy = medianOf(stormySamples);
     const stormBaselines = { memory: medianOf(memorySamples), pg: medianOf(pgSamples) };
@@ -225,6 +258,21 @@ async function main(): Promise<void> {
     const from = settings.featureSteps[0];
     console.log("targets:");
     console.log(check("GET variants (token) throughput vs baseline (b) >= 1.0x", `${ratioB.toFixed(2)}x`, ratioB >= 1));
+    const metricsRatio = pollBusy.stats.p99 / pollQuiet.stats.p99;
+    console.log(
+      check(
+        "metrics at 200/s move the client poll's p99 by < 1.5x",
+        `${pollQuiet.stats.p99} -> ${pollBusy.stats.p99} ms = ${metricsRatio.toFixed(2)}x (${metricsLoad.rps.toFixed(0)} metrics/s, ${metricsLoad.failures} failed)`,
+        metricsRatio < 1.5,
+      ),
+    );
+    for (const [scenario, floor] of [["GET client features, 304", 0.7], ["GET client features", 0.5]] as const) {
+      for (const row of rows.filter((r) => r.scenario === scenario)) {
+        const ratio = row.server.stats.rps / (row.memory?.stats.rps ?? Number.NaN);
+        console.log(check(`${scenario} at ${row.features} features vs baseline (a) >= ${floor}x`, `${ratio.toFixed(2)}x`, ratio >= floor));
+        console.log(check(`${scenario} at ${row.features} features p99 < 20 ms`, `${row.server.stats.p99} ms`, row.server.stats.p99 < 20));
+      }
+    }
     console.log(check(`GET variants (token) p99 < 20 ms at ${settings.connections} connections`, `${t.p99} ms`, t.p99 < 20));
     const cookieRatio = cookieRow.server.stats.rps / t.rps;
     console.log(check("session-cookie GET within 15% of token GET", `${cookieRatio.toFixed(2)}x`, cookieRatio >= 0.85));

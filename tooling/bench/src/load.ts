@@ -7,6 +7,10 @@ export interface LoadSpec {
   headers: Record<string, string>;
   body?: string;
   connections: number;
+  /** A status other than 2xx that is the expected answer (304 for a matching If-None-Match). */
+  expectStatus?: number;
+  /** Requests per second over all connections; as fast as possible when absent. */
+  rate?: number;
 }
 
 export interface LoadStats {
@@ -31,6 +35,7 @@ export async function runLoad(base: string, spec: LoadSpec, seconds: number): Pr
         url: base,
         connections: spec.connections,
         duration: seconds,
+        ...(spec.rate ? { overallRate: spec.rate } : {}),
         requests: [
           {
             method: spec.method,
@@ -54,7 +59,12 @@ export async function runLoad(base: string, spec: LoadSpec, seconds: number): Pr
     p50: percentile(50),
     p99: percentile(99),
     total: result.requests.total,
-    failures: result.non2xx + result.errors + result.timeouts,
+    failures: result.non2xx - expectedCount(result, spec.expectStatus) + result.errors + result.timeouts,
     codes,
   };
+}
+
+function expectedCount(result: autocannon.Result, status: number | undefined): number {
+  if (status === undefined) return 0;
+  return (result.statusCodeStats as Record<string, { count: number }> | undefined)?.[String(status)]?.count ?? 0;
 }

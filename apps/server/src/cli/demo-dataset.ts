@@ -67,6 +67,39 @@ export const DEMO_FEATURES: {
   { name: "dark-mode", type: "release", description: "A dark theme; it has no variants.", enabledIn: ["development"], variants: {} },
 ];
 
+/** A segment the demo's strategies share: QA and beta users. */
+export const DEMO_SEGMENT = {
+  name: "beta-testers",
+  description: "QA and opted-in beta users.",
+  constraints: [{ contextName: "userId", operator: "IN" as const, values: ["qa-1", "qa-2", "beta-7"] }],
+};
+
+/** Activation strategies by feature and environment; `withSegment` adds DEMO_SEGMENT. */
+export const DEMO_STRATEGIES: { feature: string; environment: string; strategy: Record<string, unknown>; withSegment?: boolean }[] = [
+  { feature: "checkout-flow", environment: "development", strategy: { name: "default" } },
+  {
+    feature: "checkout-flow",
+    environment: "staging",
+    strategy: { name: "flexibleRollout", title: "Beta testers", parameters: { rollout: "100", stickiness: "userId", groupId: "checkout-flow" } },
+    withSegment: true,
+  },
+  {
+    feature: "checkout-flow",
+    environment: "production",
+    strategy: {
+      name: "flexibleRollout",
+      title: "10% of signed-in users on web",
+      parameters: { rollout: "10", stickiness: "userId", groupId: "checkout-flow" },
+      constraints: [{ contextName: "appName", operator: "IN", values: ["web"] }],
+    },
+  },
+  { feature: "search-ranking", environment: "development", strategy: { name: "userWithId", parameters: { userIds: "qa-1,qa-2" } } },
+  { feature: "dark-mode", environment: "development", strategy: { name: "gradualRolloutRandom", parameters: { percentage: "50" } } },
+];
+
+/** dark-mode is only served where checkout-flow is on. */
+export const DEMO_DEPENDENCY = { child: "dark-mode", parent: "checkout-flow" };
+
 export interface DemoChangeRequest {
   author: DemoUserName;
   environment: string;

@@ -1,9 +1,12 @@
 import type { Database } from "@vexil/db";
 import {
   addChange,
+  addFeatureDependency,
+  addFeatureStrategy,
   moveChangeRequest,
   createEnvironment,
   createFeature,
+  createSegment,
   createPersonalToken,
   createProject,
   createUser,
@@ -22,7 +25,17 @@ import {
   setFeatureEnvironmentEnabled,
 } from "@vexil/services";
 import type { Kysely } from "kysely";
-import { DEMO_CHANGE_REQUESTS, DEMO_ENVIRONMENTS, DEMO_FEATURES, DEMO_PROJECT, DEMO_USERS, type DemoUserName } from "./demo-dataset.ts";
+import {
+  DEMO_CHANGE_REQUESTS,
+  DEMO_DEPENDENCY,
+  DEMO_ENVIRONMENTS,
+  DEMO_FEATURES,
+  DEMO_PROJECT,
+  DEMO_SEGMENT,
+  DEMO_STRATEGIES,
+  DEMO_USERS,
+  type DemoUserName,
+} from "./demo-dataset.ts";
 
 export interface LoadedDemo {
   users: { username: string; role: string; token: string }[];
@@ -72,6 +85,14 @@ export async function loadDemo(db: Kysely<Database>, hasher: PasswordHasher, pas
           await setFeatureEnvironmentEnabled(trx, null, { projectId: DEMO_PROJECT.id, featureName: feature.name, environment }, true);
         }
       }
+
+      progress("Adding strategies, the segment beta-testers and a dependency...");
+      const segment = await createSegment(trx, null, { ...DEMO_SEGMENT, project: DEMO_PROJECT.id });
+      for (const { feature, environment, strategy, withSegment } of DEMO_STRATEGIES) {
+        const path = { projectId: DEMO_PROJECT.id, featureName: feature, environment };
+        await addFeatureStrategy(trx, null, path, { ...strategy, segments: withSegment ? [segment.id] : [] });
+      }
+      await addFeatureDependency(trx, null, { projectId: DEMO_PROJECT.id, featureName: DEMO_DEPENDENCY.child }, { feature: DEMO_DEPENDENCY.parent });
 
       progress("Turning change requests on in staging (1 approval) and production (2 approvals)...");
       for (const env of DEMO_ENVIRONMENTS) {

@@ -17,7 +17,8 @@ Creates an API token and prints the whole token on stdout, alone on its line, so
 captures it. It is stored hashed and cannot be shown again.
 
   admin     calls the admin API with every permission: "*:*.<secret>"
-  client    for server-side SDKs, limited to projects and one environment: "<project>:<environment>.<secret>"
+  client    for server-side SDKs (the client API, /api/client/...), limited to projects and one
+            environment: "<project>:<environment>.<secret>"; give an Unleash SDK the URL <server>/api/
   frontend  for browser SDKs, the same shape as client
 
 --project (repeatable) and --environment apply to client and frontend tokens: without them the

@@ -6,10 +6,11 @@ import {
   listFeatures,
   patchFeatureEnvironmentVariants,
   replaceFeatureEnvironmentVariants,
+  updateFeature,
   type Variant,
 } from "@vexil/services";
 import { z } from "zod";
-import { createFeatureShape, featureSchema, featureWithEnvironmentsSchema } from "../schemas/feature.ts";
+import { createFeatureShape, featureSchema, featureWithEnvironmentsSchema, updateFeatureShape } from "../schemas/feature.ts";
 import { toJson } from "../schemas/to-json.ts";
 import { featureVariantsSchema, jsonPatchOperationSchema, variantInputDocumentedSchema } from "../schemas/variant.ts";
 import { protectedProcedure } from "../trpc.ts";
@@ -60,6 +61,17 @@ export const featuresRouter = {
     .input(z.strictObject({ projectId: z.string(), featureName: z.string() }))
     .output(featureWithEnvironmentsSchema)
     .query(async ({ ctx, input }) => toJson(await featureWithEnvironments(ctx.db, input))),
+
+  update: protectedProcedure
+    .meta({
+      openapi: { method: "PUT", path: FEATURE_PATH, tags, summary: "Update a feature's description, type or impressionData" },
+      access: "UPDATE_FEATURE",
+    })
+    .input(z.strictObject({ projectId: z.string(), featureName: z.string(), ...updateFeatureShape }))
+    .output(featureSchema)
+    .mutation(async ({ ctx, input: { projectId, featureName, ...changes } }) =>
+      toJson(await ctx.db.transaction().execute((trx) => updateFeature(trx, ctx.principal, { projectId, featureName }, changes))),
+    ),
 
   variants: protectedProcedure
     .meta({

@@ -5,6 +5,7 @@ import * as banners from "./2026-11-22T12-00-banners.ts";
 import * as features from "./2026-11-22T13-00-features.ts";
 import * as changeRequests from "./2026-11-22T14-00-change-requests.ts";
 import * as authChangeNotifications from "./2026-11-22T15-00-auth-change-notifications.ts";
+import * as flagModel from "./2026-11-23T10-00-flag-model.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T13-00-features": features,
   "2026-11-22T14-00-change-requests": changeRequests,
   "2026-11-22T15-00-auth-change-notifications": authChangeNotifications,
+  "2026-11-23T10-00-flag-model": flagModel,
 };

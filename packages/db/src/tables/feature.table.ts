@@ -6,6 +6,7 @@ export interface FeatureTable {
   project_id: string;
   description: string | null;
   type: ColumnType<string, string | undefined, string>;
+  impression_data: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, Date | undefined, never>;
 }
 

@@ -137,6 +137,8 @@ export async function lookUpTokenPrincipal(db: Kysely<Database>, rawToken: strin
       "api_tokens.id",
       "api_tokens.type",
       "api_tokens.token_name",
+      "api_tokens.projects",
+      "api_tokens.environment",
       "users.id as userId",
       "users.username",
       "users.email",
@@ -155,7 +157,14 @@ export async function lookUpTokenPrincipal(db: Kysely<Database>, rawToken: strin
       return found({ kind: "admin-token", tokenId: row.id, tokenName: row.token_name });
     case "client":
     case "frontend":
-      return found({ kind: "client-token", tokenId: row.id, tokenName: row.token_name, type: row.type });
+      return found({
+        kind: "client-token",
+        tokenId: row.id,
+        tokenName: row.token_name,
+        type: row.type,
+        projects: row.projects,
+        environment: row.environment,
+      });
     case "personal":
       if (row.userId === null || row.rootRole === null) return null;
       tags.push(userTag(row.userId));

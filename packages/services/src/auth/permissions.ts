@@ -2,6 +2,19 @@
 export const RootRole = { Admin: 1, Editor: 2, Viewer: 3 } as const;
 export type RootRoleId = (typeof RootRole)[keyof typeof RootRole];
 
+/** What editors may do to flags (client-api 1): Unleash's permission names. */
+const FLAG_MODEL_PERMISSIONS = [
+  "UPDATE_FEATURE",
+  "UPDATE_FEATURE_ENVIRONMENT",
+  "CREATE_FEATURE_STRATEGY",
+  "UPDATE_FEATURE_STRATEGY",
+  "DELETE_FEATURE_STRATEGY",
+  "UPDATE_FEATURE_DEPENDENCY",
+  "CREATE_SEGMENT",
+  "UPDATE_SEGMENT",
+  "DELETE_SEGMENT",
+] as const;
+
 export const PERMISSIONS = [
   "ADMIN",
   "UPDATE_INSTANCE_BANNERS",
@@ -10,6 +23,8 @@ export const PERMISSIONS = [
   "APPROVE_CHANGE_REQUEST",
   "APPLY_CHANGE_REQUEST",
   "SKIP_CHANGE_REQUEST",
+  ...FLAG_MODEL_PERMISSIONS,
+  "CREATE_STRATEGY",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -19,6 +34,7 @@ const EDITOR: ReadonlySet<Permission> = new Set([
   "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
   "APPROVE_CHANGE_REQUEST",
   "APPLY_CHANGE_REQUEST",
+  ...FLAG_MODEL_PERMISSIONS,
 ]);
 
 export function roleHasPermission(rootRole: RootRoleId, permission: Permission): boolean {

@@ -11,7 +11,15 @@ export type Principal =
       sessionId?: string;
     }
   | { kind: "admin-token"; tokenId: number; tokenName: string }
-  | { kind: "client-token"; tokenId: number; tokenName: string; type: "client" | "frontend" };
+  | {
+      kind: "client-token";
+      tokenId: number;
+      tokenName: string;
+      type: "client" | "frontend";
+      /** The projects it is served, `["*"]` for all, and the one environment. */
+      projects: string[];
+      environment: string;
+    };
 
 export function principalHasPermission(principal: Principal, permission: Permission): boolean {
   switch (principal.kind) {

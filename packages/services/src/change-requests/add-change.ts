@@ -8,8 +8,9 @@ import { parseVariants } from "../features/parse-variants.ts";
 import type { ChangeRequestState } from "./change-request.ts";
 import { enabledChangeRequestSettings } from "./change-request-settings.ts";
 
-export const CHANGE_ACTIONS = ["updateEnabled", "patchVariant"] as const;
-export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+import { type ChangeAction, validateChangePayload } from "./change-payload.ts";
+
+export { CHANGE_ACTIONS, type ChangeAction } from "./change-payload.ts";
 
 /** A user has at most one open request per project and environment; a change joins it. */
 const OPEN_STATES: ChangeRequestState[] = ["Draft", "In review", "Approved"];
@@ -22,22 +23,6 @@ export interface NewChange {
   payload: unknown;
 }
 
-function validatePayload(action: ChangeAction, payload: unknown): unknown {
-  const body = (payload ?? {}) as Record<string, unknown>;
-  if (action === "updateEnabled") {
-    if (typeof body.enabled !== "boolean" || Object.keys(body).length !== 1) {
-      throw new ValidationError("updateEnabled takes a payload {enabled: boolean}.", [{ path: "payload.enabled", message: "expected a boolean" }]);
-    }
-    return { enabled: body.enabled };
-  }
-  if (Object.keys(body).some((k) => k !== "variants")) {
-    throw new ValidationError("patchVariant takes a payload {variants: [...]}.", [{ path: "payload", message: "only `variants` is allowed" }]);
-  }
-  // Stored as the client sent them, but refused now if a direct write would refuse them.
-  parseVariants(body.variants);
-  return { variants: body.variants };
-}
-
 /**
  * Adds a change to the caller's open request for that environment (a new Draft when there is
  * none) and returns its id; a request in review or approved goes back to review without its
@@ -45,7 +30,7 @@ function validatePayload(action: ChangeAction, payload: unknown): unknown {
  */
 export async function addChange(trx: Kysely<Database>, by: Principal, change: NewChange): Promise<number> {
   if (by.kind !== "user") throw new NoAccessError("Change requests are proposed by users; log in or use a personal access token.");
-  const payload = validatePayload(change.action, change.payload);
+  const payload = await validateChangePayload(trx, change.projectId, change.action, change.payload);
   await locateFeatureEnvironment(trx, { projectId: change.projectId, featureName: change.feature, environment: change.environment });
   const settings = await enabledChangeRequestSettings(trx, change.projectId, change.environment);
   if (!settings) {

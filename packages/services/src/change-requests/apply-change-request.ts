@@ -6,6 +6,8 @@ import { appendEvent } from "../events/append-event.ts";
 import { replaceFeatureEnvironmentVariants } from "../features/replace-feature-environment-variants.ts";
 import { setFeatureEnvironmentEnabled } from "../features/set-feature-environment-enabled.ts";
 import type { ChangeRequestRow } from "./require-change-request.ts";
+import { addFeatureDependency, deleteFeatureDependency } from "../dependencies/write-feature-dependency.ts";
+import { addFeatureStrategy, deleteFeatureStrategy, updateFeatureStrategy } from "../strategies/write-feature-strategy.ts";
 
 /**
  * Carries out a request's changes and marks it Applied in the caller's transaction (whose
@@ -29,13 +31,24 @@ async function applyChanges(trx: Kysely<Database>, by: Principal | null, request
   const changes = await trx.selectFrom("change_request_changes").selectAll().where("change_request_id", "=", request.id).orderBy("id").execute();
   for (const change of changes) {
     const path = { projectId: request.project_id, featureName: change.feature_name, environment: request.environment_name };
-    const payload = change.payload as { enabled?: unknown; variants?: unknown };
+    const payload = change.payload as { enabled?: unknown; variants?: unknown; id?: unknown; feature?: unknown };
     try {
       if (change.action === "updateEnabled") {
         if (typeof payload.enabled !== "boolean") throw new ValidationError("updateEnabled needs a boolean `enabled`.");
         await setFeatureEnvironmentEnabled(trx, by, path, payload.enabled);
       } else if (change.action === "patchVariant") {
         await replaceFeatureEnvironmentVariants(trx, by, path, payload.variants);
+      } else if (change.action === "addStrategy") {
+        await addFeatureStrategy(trx, by, path, payload);
+      } else if (change.action === "updateStrategy") {
+        const { id, ...strategy } = payload;
+        await updateFeatureStrategy(trx, by, path, String(id), strategy);
+      } else if (change.action === "deleteStrategy") {
+        await deleteFeatureStrategy(trx, by, path, String(payload.id));
+      } else if (change.action === "addDependency") {
+        await addFeatureDependency(trx, by, path, payload);
+      } else if (change.action === "deleteDependency") {
+        await deleteFeatureDependency(trx, by, path, String(payload.feature));
       } else {
         throw new ValidationError(`Unknown action "${change.action}".`);
       }

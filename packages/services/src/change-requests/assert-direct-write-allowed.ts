@@ -21,3 +21,19 @@ export async function assertDirectWriteAllowed(
     "SKIP_CHANGE_REQUEST",
   );
 }
+
+/**
+ * Dependencies belong to a feature, not to one environment: a direct write is the four-eyes
+ * rule's bypass wherever any environment of the project requires change requests.
+ */
+export async function assertDirectFeatureWriteAllowed(db: Kysely<Database>, by: Principal, projectId: string): Promise<void> {
+  if (principalHasPermission(by, "SKIP_CHANGE_REQUEST")) return;
+  const gated = await db
+    .selectFrom("change_request_settings")
+    .select("environment_name")
+    .where("project_id", "=", projectId)
+    .where("enabled", "=", true)
+    .orderBy("environment_name")
+    .executeTakeFirst();
+  if (gated) await assertDirectWriteAllowed(db, by, { projectId, environment: gated.environment_name });
+}

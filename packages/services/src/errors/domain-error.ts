@@ -6,6 +6,7 @@ export type DomainErrorName =
   | "NoAccessError"
   | "NotFoundError"
   | "NameExistsError"
+  | "ConflictError"
   | "TooManyRequests"
   | "ServiceUnavailable";
 
@@ -84,5 +85,12 @@ export class TooManyRequests extends DomainError {
 export class ServiceUnavailable extends DomainError {
   constructor(message: string) {
     super("ServiceUnavailable", message);
+  }
+}
+
+/** The request conflicts with what is stored (a segment still in use). */
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super("ConflictError", message);
   }
 }

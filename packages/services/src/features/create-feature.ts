@@ -11,6 +11,7 @@ export interface NewFeature {
   name: string;
   description?: string | null | undefined;
   type?: string | undefined;
+  impressionData?: boolean | undefined;
 }
 
 /** Creates a feature in a project; call it inside the request's transaction. */
@@ -32,7 +33,7 @@ export async function createFeature(
   // concurrent creates.
   const row = await trx
     .insertInto("features")
-    .values({ name: input.name, project_id: projectId, description: input.description ?? null, type })
+    .values({ name: input.name, project_id: projectId, description: input.description ?? null, type, impression_data: input.impressionData ?? false })
     .onConflict((oc) => oc.column("name").doNothing())
     .returningAll()
     .executeTakeFirst();

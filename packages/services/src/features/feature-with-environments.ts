@@ -4,6 +4,10 @@ import { NotFoundError } from "../errors/domain-error.ts";
 import { requireProject } from "../projects/require-project.ts";
 import { type Feature, featureFromRow } from "./feature.ts";
 import { type Variant, variantsFromJson } from "./variant.ts";
+import type { FeatureStrategy } from "../strategies/feature-strategy.ts";
+import { strategiesKey, strategiesOf } from "../strategies/list-feature-strategies.ts";
+import type { FeatureDependency } from "../dependencies/feature-dependency.ts";
+import { dependenciesOf } from "../dependencies/write-feature-dependency.ts";
 
 export interface FeatureEnvironment {
   name: string;
@@ -11,11 +15,14 @@ export interface FeatureEnvironment {
   sortOrder: number;
   enabled: boolean;
   variants: Variant[];
+  /** By sortOrder, the disabled ones included. */
+  strategies: FeatureStrategy[];
 }
 
 export interface FeatureWithEnvironments extends Feature {
   /** Every environment enabled in the feature's project, in sort order. */
   environments: FeatureEnvironment[];
+  dependencies: FeatureDependency[];
 }
 
 /** One feature of a project, with what it holds in each of the project's environments. */
@@ -39,14 +46,18 @@ export async function featureWithEnvironments(
     .orderBy("e.sort_order")
     .orderBy("e.name")
     .execute();
+  const strategies = await strategiesOf(db, [path.featureName]);
+  const dependencies = (await dependenciesOf(db, [path.featureName])).get(path.featureName) ?? [];
   return {
     ...featureFromRow(row),
+    dependencies,
     environments: environments.map((e) => ({
       name: e.name,
       type: e.type,
       sortOrder: e.sort_order,
       enabled: e.enabled ?? false,
       variants: variantsFromJson(e.variants),
+      strategies: strategies.get(strategiesKey(path.featureName, e.name)) ?? [],
     })),
   };
 }

@@ -10,10 +10,12 @@ export interface Feature {
   project: string;
   description: string | null;
   type: string;
+  /** Whether SDKs emit an impression event on each evaluation (U). */
+  impressionData: boolean;
   createdAt: Date;
 }
 
 /** The one place where a feature row becomes a feature. */
 export function featureFromRow(row: Selectable<Database["features"]>): Feature {
-  return { name: row.name, project: row.project_id, description: row.description, type: row.type, createdAt: row.created_at };
+  return { name: row.name, project: row.project_id, description: row.description, type: row.type, impressionData: row.impression_data, createdAt: row.created_at };
 }

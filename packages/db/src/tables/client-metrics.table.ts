@@ -1,0 +1,33 @@
+import type { ColumnType } from "kysely";
+
+/** An SDK instance as it last registered. */
+export interface ClientInstanceTable {
+  app_name: string;
+  instance_id: string;
+  sdk_version: string | null;
+  environment: string;
+  strategies: ColumnType<unknown, string | undefined, string>;
+  started: Date;
+  interval: number;
+  last_seen: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** Evaluation counts summed per feature, environment, application and hour. */
+export interface ClientMetricTable {
+  feature_name: string;
+  environment: string;
+  app_name: string;
+  hour: Date;
+  yes: ColumnType<number, number | undefined, number>;
+  no: ColumnType<number, number | undefined, number>;
+}
+
+/** How often each variant was given, summed as the counts are. */
+export interface ClientMetricVariantTable {
+  feature_name: string;
+  environment: string;
+  app_name: string;
+  hour: Date;
+  variant: string;
+  count: ColumnType<number, number | undefined, number>;
+}

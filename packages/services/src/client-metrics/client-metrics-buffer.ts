@@ -1,0 +1,66 @@
+import { parseInput } from "../errors/parse-input.ts";
+import { clientMetricsSchema } from "./client-metrics-input.ts";
+
+/** Counts summed per feature, environment, application and hour, waiting to be stored. */
+export interface MetricCounts {
+  featureName: string;
+  environment: string;
+  appName: string;
+  hour: Date;
+  yes: number;
+  no: number;
+  variants: Map<string, number>;
+}
+
+export interface ClientMetricsBuffer {
+  /** Validates one SDK report and adds it to what is pending; throws a ValidationError for a bad one. */
+  add(environment: string, input: unknown): void;
+  /** Takes everything pending, leaving the buffer empty. */
+  drain(): MetricCounts[];
+  /** Adds drained counts back, when they could not be stored. */
+  restore(counts: MetricCounts): void;
+  readonly pending: number;
+}
+
+const HOUR_MS = 3_600_000;
+// A flood of distinct names must not grow the buffer without end: past this, new keys are dropped until the next flush.
+const MAX_PENDING = 100_000;
+
+/**
+ * SDKs report every few seconds per instance; summing the reports in memory and storing them in
+ * batches keeps those writes off the path of the feature polls (client-api 2).
+ */
+export function createClientMetricsBuffer(): ClientMetricsBuffer {
+  let pending = new Map<string, MetricCounts>();
+  const addCounts = (from: MetricCounts): void => {
+    const key = JSON.stringify([from.featureName, from.environment, from.appName, from.hour.getTime()]);
+    let counts = pending.get(key);
+    if (!counts) {
+      if (pending.size >= MAX_PENDING) return;
+      counts = { ...from, yes: 0, no: 0, variants: new Map() };
+      pending.set(key, counts);
+    }
+    counts.yes += from.yes;
+    counts.no += from.no;
+    for (const [variant, n] of from.variants) counts.variants.set(variant, (counts.variants.get(variant) ?? 0) + n);
+  };
+  return {
+    add(environment, input) {
+      const metrics = parseInput(clientMetricsSchema, input, "", "The metrics");
+      const hour = new Date(Math.floor(metrics.bucket.start.getTime() / HOUR_MS) * HOUR_MS);
+      for (const [featureName, toggle] of Object.entries(metrics.bucket.toggles)) {
+        const variants = new Map(Object.entries(toggle.variants ?? {}));
+        addCounts({ featureName, environment, appName: metrics.appName, hour, yes: toggle.yes, no: toggle.no, variants });
+      }
+    },
+    restore: addCounts,
+    drain() {
+      const drained = [...pending.values()];
+      pending = new Map();
+      return drained;
+    },
+    get pending() {
+      return pending.size;
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from "node:crypto";
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
+import type { Principal } from "../auth/principal.ts";
+import { NotFoundError } from "../errors/domain-error.ts";
+import { appendEvent } from "../events/append-event.ts";
+import { type FeatureEnvironmentPath, locateFeatureEnvironment } from "../features/locate-feature-environment.ts";
+import type { FeatureStrategy } from "./feature-strategy.ts";
+import { getFeatureStrategy } from "./list-feature-strategies.ts";
+import { type ParsedStrategy, parseStrategy } from "./parse-strategy.ts";
+
+const eventScope = (path: FeatureEnvironmentPath) => ({ project: path.projectId, environment: path.environment, featureName: path.featureName });
+
+/** Checks the path and queues writers of one feature on its row, as the variants writer does. */
+async function lockFeature(trx: Kysely<Database>, path: FeatureEnvironmentPath): Promise<void> {
+  await locateFeatureEnvironment(trx, path);
+  await trx.selectFrom("features").select("name").where("name", "=", path.featureName).forNoKeyUpdate().execute();
+}
+
+async function storeSegments(trx: Kysely<Database>, strategyId: string, segments: number[]): Promise<void> {
+  await trx.deleteFrom("feature_strategy_segments").where("strategy_id", "=", strategyId).execute();
+  if (segments.length === 0) return;
+  await trx.insertInto("feature_strategy_segments").values(segments.map((segment_id) => ({ strategy_id: strategyId, segment_id }))).execute();
+}
+
+const columns = (s: ParsedStrategy, sortOrder: number) => ({
+  name: s.name,
+  title: s.title ?? null,
+  disabled: s.disabled,
+  sort_order: sortOrder,
+  constraints: JSON.stringify(s.constraints),
+  parameters: JSON.stringify(s.parameters),
+  variants: JSON.stringify(s.variants),
+});
+
+/** POST .../strategies: adds a strategy after the others (or at its sortOrder); 200 with it. */
+export async function addFeatureStrategy(trx: Kysely<Database>, by: Principal | null, path: FeatureEnvironmentPath, input: unknown): Promise<FeatureStrategy> {
+  // Validated before the path is looked up: the contract checks the body (400) before existence (404).
+  const strategy = await parseStrategy(trx, input, path.projectId);
+  await lockFeature(trx, path);
+  let sortOrder = strategy.sortOrder;
+  if (sortOrder === undefined) {
+    const last = await trx
+      .selectFrom("feature_strategies")
+      .select((eb) => eb.fn.max("sort_order").as("max"))
+      .where("feature_name", "=", path.featureName)
+      .where("environment_name", "=", path.environment)
+      .executeTakeFirst();
+    sortOrder = last?.max === null || last?.max === undefined ? 0 : last.max + 1;
+  }
+  const id = randomUUID();
+  await trx
+    .insertInto("feature_strategies")
+    .values({ id, feature_name: path.featureName, environment_name: path.environment, ...columns(strategy, sortOrder) })
+    .execute();
+  await storeSegments(trx, id, strategy.segments);
+  const created = await getFeatureStrategy(trx, path, id);
+  await appendEvent(trx, by, { type: "feature-strategy-add", ...eventScope(path), data: created });
+  return created;
+}
+
+/** PUT .../strategies/:id: replaces the strategy; a sortOrder left out keeps its place. */
+export async function updateFeatureStrategy(
+  trx: Kysely<Database>,
+  by: Principal | null,
+  path: FeatureEnvironmentPath,
+  strategyId: string,
+  input: unknown,
+): Promise<FeatureStrategy> {
+  const strategy = await parseStrategy(trx, input, path.projectId);
+  await lockFeature(trx, path);
+  const before = await getFeatureStrategy(trx, path, strategyId);
+  await trx
+    .updateTable("feature_strategies")
+    .set(columns(strategy, strategy.sortOrder ?? before.sortOrder))
+    .where("id", "=", strategyId)
+    .execute();
+  await storeSegments(trx, strategyId, strategy.segments);
+  const after = await getFeatureStrategy(trx, path, strategyId);
+  await appendEvent(trx, by, { type: "feature-strategy-update", ...eventScope(path), data: after, preData: before });
+  return after;
+}
+
+/** DELETE .../strategies/:id. */
+export async function deleteFeatureStrategy(trx: Kysely<Database>, by: Principal | null, path: FeatureEnvironmentPath, strategyId: string): Promise<void> {
+  await lockFeature(trx, path);
+  const before = await getFeatureStrategy(trx, path, strategyId);
+  const deleted = await trx.deleteFrom("feature_strategies").where("id", "=", strategyId).executeTakeFirst();
+  if (Number(deleted.numDeletedRows) !== 1) throw new NotFoundError(`There is no strategy "${strategyId}".`);
+  await appendEvent(trx, by, { type: "feature-strategy-remove", ...eventScope(path), data: null, preData: before });
+}
