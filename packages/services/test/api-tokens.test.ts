@@ -21,7 +21,7 @@ test("API tokens carry Unleash's prefix and stand for an admin or a client", asy
   const client = await write((trx) => createApiToken(trx, admin, { tokenName: "sdk", type: "client", projects: ["default"], environment: "production" }));
   assert.match(client.secret, /^default:production\./);
   assert.equal((await lookUpTokenPrincipal(db, adminToken.secret))?.value, { kind: "admin-token", tokenId: adminToken.id, tokenName: "ops" });
-  assert.equal((await lookUpTokenPrincipal(db, client.secret))?.value, { kind: "client-token", tokenId: client.id, tokenName: "sdk", type: "client" });
+  assert.equal((await lookUpTokenPrincipal(db, client.secret))?.value, { kind: "client-token", tokenId: client.id, tokenName: "sdk", type: "client", projects: ["default"], environment: "production" });
   assert.is(await lookUpTokenPrincipal(db, `${client.secret}x`), null);
   const stored = await db.selectFrom("api_tokens").select("secret_hash").where("id", "=", client.id).executeTakeFirstOrThrow();
   assert.not.match(stored.secret_hash, /default:production/, "only a hash of the secret is stored");

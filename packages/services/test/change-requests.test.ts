@@ -103,7 +103,7 @@ test("addChange refuses tokens, environments without change requests, unknown fe
   const count = async () => Number((await db.selectFrom("change_requests").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
   const before = await count();
   await rejects(propose(token, feature), NoAccessError);
-  assert.match((await rejects(propose(author, feature, "development", "patchVariant", { colour: "blue" }), ValidationError)).message, /patchVariant takes/);
+  assert.match((await rejects(propose(author, feature, "development", "patchVariant", { colour: "blue" }), ValidationError)).message, /The patchVariant payload/);
   await write((trx) => setChangeRequestConfig(trx, null, "default", "development", { changeRequestsEnabled: false, requiredApprovals: 1 }));
   try {
     const error = await rejects(propose(author, feature), ValidationError);
