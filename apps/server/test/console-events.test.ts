@@ -49,7 +49,9 @@ if (browser) {
     assert.match(await top.locator("pre").innerText(), /"username": "wendy"/);
 
     const bannerRow = rows.filter({ hasText: "banner-updated" });
-    await bannerRow.getByText("Before and after").click();
+    const bannerChange = bannerRow.locator("summary");
+    assert.match((await bannerChange.textContent()) ?? "", /^Before and after of event \d+ \(message\)$/, "the summary names the changed field");
+    await bannerChange.click();
     assert.match(await bannerRow.getByRole("figure").filter({ hasText: "Before" }).innerText(), /Draft notice/);
     assert.match(await bannerRow.getByRole("figure").filter({ hasText: "After" }).innerText(), /Final notice/);
     await checkPage(page, "events");

@@ -31,11 +31,11 @@ export function EventsPage() {
       >
         {shown.map((event) => (
           <tr key={event.id} data-event-id={event.id}>
-            <td>
+            <td className="nowrap">
               <time dateTime={event.createdAt}>{new Date(event.createdAt).toLocaleString()}</time>
             </td>
             <td>{event.createdBy}</td>
-            <td>
+            <td className="nowrap">
               <code>{event.type}</code>
             </td>
             <td>{where(event.project)}</td>
