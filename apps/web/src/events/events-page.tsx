@@ -34,7 +34,7 @@ export function EventsPage() {
             <td className="nowrap">
               <time dateTime={event.createdAt}>{new Date(event.createdAt).toLocaleString()}</time>
             </td>
-            <td>{event.createdBy}</td>
+            <td className="nowrap">{event.createdBy}</td>
             <td className="nowrap">
               <code>{event.type}</code>
             </td>
