@@ -10,7 +10,7 @@ const srv = await startTestServer();
 const script = readdirSync(join(CONSOLE_DIST, "assets")).find((name) => name.endsWith(".js")) as string;
 
 test("the console's paths answer with the app under a self-only CSP, revalidated on every load", async () => {
-  for (const path of ["/", "/login", "/projects", "/projects/default/features/a%20b", "/change-requests", "/banners", "/users", "/tokens?x=1"]) {
+  for (const path of ["/", "/login", "/projects", "/projects/default/features/a%20b", "/change-requests", "/banners", "/users", "/tokens?x=1", "/events"]) {
     const res = await srv.call("GET", path);
     assert.is(res.status, 200, path);
     assert.is(res.headers["content-type"], "text/html; charset=utf-8", path);

@@ -165,6 +165,7 @@ if (browser) {
     assert.is(await page.getByLabel("New token").count(), 0, "the secret is shown once");
     assert.ok(!(await page.content()).includes(secret));
 
+    await timed("events-demo", "/events", () => page.getByRole("table", { name: "Every change, newest first" }).locator("tbody tr").first().waitFor());
     // The Viewer created above reads everything and is offered nothing to change.
     await page.getByRole("button", { name: "Log out" }).click();
     await logIn(page, srv.url, "vera", "vera's password");

@@ -2,6 +2,7 @@ import { Redirect, Route, Switch } from "wouter";
 import { BannersPage } from "./banners/banners-page.tsx";
 import { ChangeRequestPage } from "./change-requests/change-request-page.tsx";
 import { PendingPage } from "./change-requests/pending-page.tsx";
+import { EventsPage } from "./events/events-page.tsx";
 import { FeaturePage } from "./features/feature-page.tsx";
 import { Shell } from "./layout/shell.tsx";
 import { LoginPage } from "./login/login-page.tsx";
@@ -27,6 +28,7 @@ export function Routes() {
         {admin && <Route path="/banners" component={BannersPage} />}
         {admin && <Route path="/users" component={UsersPage} />}
         {admin && <Route path="/tokens" component={TokensPage} />}
+        {admin && <Route path="/events" component={EventsPage} />}
         <Route path="/login">
           <Redirect to="/projects" />
         </Route>

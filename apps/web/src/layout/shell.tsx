@@ -42,6 +42,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
               <NavLink href="/banners">Banners</NavLink>
               <NavLink href="/users">Users</NavLink>
               <NavLink href="/tokens">API tokens</NavLink>
+              <NavLink href="/events">Event log</NavLink>
             </>
           )}
         </nav>
