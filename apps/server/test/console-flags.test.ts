@@ -85,6 +85,59 @@ if (browser) {
     await checkPage(page, "feature-flags");
     assert.equal(problems, []);
   });
+  test("a gradual rollout added and removed in the form is what the API stores", async () => {
+    const { page, problems } = await newPage();
+    await logIn(page, srv.url, editor.username, TEST_PASSWORD);
+    await page.goto(`${srv.url}/projects/default/features/flags-demo`);
+    const form = page.getByRole("form", { name: "New strategy in production" });
+    await form.getByLabel("Strategy").selectOption("flexibleRollout");
+    await form.getByLabel("Rollout (%)").fill("101");
+    await form.getByText("A whole number from 0 to 100.").waitFor();
+    assert.ok(await form.getByRole("button", { name: "Add strategy" }).isDisabled(), "a rollout over 100 cannot be sent");
+    await form.getByLabel("Rollout (%)").fill("25");
+    await form.getByLabel("Stickiness").selectOption("userId");
+    await form.getByLabel("Group id").fill("checkout-group");
+    await form.getByLabel("Title (optional)").fill("A quarter");
+    await form.getByRole("button", { name: "Add strategy" }).click();
+    const list = page.getByRole("list", { name: "Strategies in production" });
+    await list.getByText("rollout 25%").waitFor();
+    const stored = await srv.call("GET", strategies("production"), { headers: admin });
+    assert.is(stored.status, 200);
+    assert.is(stored.json.length, 1);
+    assert.is(stored.json[0].name, "flexibleRollout");
+    assert.is(stored.json[0].title, "A quarter");
+    assert.equal(stored.json[0].parameters, { rollout: "25", stickiness: "userId", groupId: "checkout-group" });
+
+    await list.getByRole("button", { name: "Remove strategy A quarter" }).click();
+    await page.getByText("No strategies in production").waitFor();
+    assert.equal((await srv.call("GET", strategies("production"), { headers: admin })).json, []);
+    assert.equal(problems, []);
+  });
+
+  test("where change requests are on, the switch and strategy edits go into the user's change request", async () => {
+    const config = await srv.call("PUT", "/api/admin/projects/default/environments/production/change-requests/config", {
+      headers: admin,
+      body: { changeRequestsEnabled: true, requiredApprovals: 1 },
+    });
+    assert.is(config.status, 200);
+    const { page, problems } = await newPage();
+    await logIn(page, srv.url, editor.username, TEST_PASSWORD);
+    await page.goto(`${srv.url}/projects/default/features/flags-demo`);
+    const production = page.getByRole("region", { name: /^production/ });
+    assert.is(await production.getByRole("switch").count(), 0, "no direct switch where the API would refuse it");
+    await production.getByRole("button", { name: "Propose turning it on" }).waitFor();
+    const form = page.getByRole("form", { name: "New strategy in production" });
+    await form.getByRole("button", { name: "Add strategy to my change request" }).click();
+    const link = form.getByRole("status").filter({ hasText: "Added to your change request" }).getByRole("link");
+    const id = ((await link.textContent()) ?? "").replace("#", "");
+    await checkPage(page, "feature-flags-change-request");
+    const request = await srv.call("GET", `/api/admin/projects/default/change-requests/${id}`, { headers: admin });
+    assert.is(request.status, 200);
+    const changes = request.json.features.flatMap((f: { changes: { action: string; payload: unknown }[] }) => f.changes);
+    assert.equal(changes.map((c: { action: string }) => c.action), ["addStrategy"]);
+    assert.equal((await srv.call("GET", strategies("production"), { headers: admin })).json, [], "nothing is stored before it is applied");
+    assert.equal(problems, []);
+  });
 }
 
 test.run();

@@ -4,6 +4,8 @@ import { FormError } from "../form-error.tsx";
 import { isEditor, useSessionUser } from "../session.ts";
 import { trpc } from "../trpc.ts";
 import { EnvironmentSwitch } from "./environment-switch.tsx";
+import { RemoveStrategy } from "./remove-strategy.tsx";
+import { StrategyForm } from "./strategy-form.tsx";
 import { StrategyList } from "./strategy-list.tsx";
 import { VariantsEditor } from "./variants-editor.tsx";
 
@@ -16,6 +18,7 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
     const c = config.data?.find((x) => x.environment === environment && x.changeRequestsEnabled);
     return c ? { requiredApprovals: c.requiredApprovals } : null;
   };
+  const where = (environment: string) => ({ projectId, featureName, environment });
   return (
     <>
       <p className="crumbs">
@@ -34,7 +37,16 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
               <EnvironmentSwitch projectId={projectId} featureName={featureName} environment={env.name} enabled={env.enabled} changeRequests={gate(env.name) !== null} />
             )}
             <h3>Strategies</h3>
-            <StrategyList environment={env.name} strategies={env.strategies} />
+            <StrategyList
+              environment={env.name}
+              strategies={env.strategies}
+              actions={
+                isEditor(user)
+                  ? (strategy) => <RemoveStrategy {...where(env.name)} strategy={strategy} changeRequests={gate(env.name) !== null} />
+                  : undefined
+              }
+            />
+            {isEditor(user) && <StrategyForm {...where(env.name)} changeRequests={gate(env.name) !== null} />}
             <h3>Variants</h3>
             {isEditor(user) ? (
               <VariantsEditor

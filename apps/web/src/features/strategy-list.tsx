@@ -1,7 +1,9 @@
+import type { ReactNode } from "react";
 import { describeConstraint, describeParameters, type FeatureStrategy } from "./describe-strategy.ts";
 
 /** A feature's strategies in one environment, in the order the SDKs evaluate them. */
-export function StrategyList({ environment, strategies }: { environment: string; strategies: FeatureStrategy[] }) {
+export function StrategyList(props: { environment: string; strategies: FeatureStrategy[]; actions?: (strategy: FeatureStrategy) => ReactNode }) {
+  const { environment, strategies, actions } = props;
   const sorted = [...strategies].sort((a, b) => a.sortOrder - b.sortOrder);
   if (sorted.length === 0) return <p className="muted">No strategies in {environment}: when on, it is on for everyone.</p>;
   return (
@@ -23,6 +25,7 @@ export function StrategyList({ environment, strategies }: { environment: string;
             {s.segments.length > 0 && <li>segments {s.segments.join(", ")}</li>}
             {s.variants.length > 0 && <li>variants {s.variants.map((v) => `${v.name} ${v.weight / 10}%`).join(", ")}</li>}
           </ul>
+          {actions?.(s)}
         </li>
       ))}
     </ol>
