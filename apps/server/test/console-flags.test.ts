@@ -136,6 +136,13 @@ if (browser) {
     const changes = request.json.features.flatMap((f: { changes: { action: string; payload: unknown }[] }) => f.changes);
     assert.equal(changes.map((c: { action: string }) => c.action), ["addStrategy"]);
     assert.equal((await srv.call("GET", strategies("production"), { headers: admin })).json, [], "nothing is stored before it is applied");
+
+    // The request's page shows the change in words, not as a switch.
+    await link.click();
+    const change = page.getByRole("region", { name: "Changes to flags-demo" });
+    await change.getByText("Add a strategy").waitFor();
+    assert.match(await change.getByRole("figure").filter({ hasText: "Proposed" }).innerText(), /default/);
+    await checkPage(page, "change-request-strategy");
     assert.equal(problems, []);
   });
 }
