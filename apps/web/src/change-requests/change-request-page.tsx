@@ -7,6 +7,7 @@ import { type SessionUser, useSessionUser } from "../session.ts";
 import { trpc } from "../trpc.ts";
 import { ACTION_LABELS, allowedActions, type ChangeRequest, type TargetState } from "./allowed-actions.ts";
 import { EnabledDiff, VariantsDiff } from "./change-diff.tsx";
+import { StrategyChange } from "./strategy-change.tsx";
 
 function Actions({ request, user }: { request: ChangeRequest; user: SessionUser }) {
   const client = useQueryClient();
@@ -129,6 +130,8 @@ export function ChangeRequestPage({ projectId, id }: { projectId: string; id: nu
                       now={env?.variants}
                       proposed={(c.payload as { variants: VariantInput[] }).variants}
                     />
+                  ) : c.action === "addStrategy" || c.action === "updateStrategy" || c.action === "deleteStrategy" ? (
+                    <StrategyChange key={c.id} action={c.action} payload={c.payload as Record<string, unknown>} now={env?.strategies} />
                   ) : (
                     <EnabledDiff key={c.id} now={env?.enabled} proposed={(c.payload as { enabled: boolean }).enabled} />
                   ),

@@ -1,37 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Link, useLocation } from "wouter";
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "wouter";
 import { FormError } from "../form-error.tsx";
 import { isEditor, useSessionUser } from "../session.ts";
 import { trpc } from "../trpc.ts";
+import { EnvironmentSwitch } from "./environment-switch.tsx";
+import { RemoveStrategy } from "./remove-strategy.tsx";
+import { StrategyForm } from "./strategy-form.tsx";
+import { StrategyList } from "./strategy-list.tsx";
 import { VariantsEditor } from "./variants-editor.tsx";
-
-/** Proposes turning a feature on or off where change requests are on; the API has no direct switch yet. */
-function ProposeToggle(props: { projectId: string; featureName: string; environment: string; enabled: boolean }) {
-  const client = useQueryClient();
-  const [, navigate] = useLocation();
-  const propose = useMutation({
-    mutationFn: () =>
-      trpc.changeRequests.addChange.mutate({
-        projectId: props.projectId,
-        environment: props.environment,
-        feature: props.featureName,
-        action: "updateEnabled",
-        payload: { enabled: !props.enabled },
-      }),
-    onSuccess: async (request) => {
-      await client.invalidateQueries({ queryKey: ["pending"] });
-      navigate(`/projects/${encodeURIComponent(props.projectId)}/change-requests/${request.id}`);
-    },
-  });
-  return (
-    <>
-      <button type="button" className="secondary" onClick={() => propose.mutate()} disabled={propose.isPending}>
-        Propose turning it {props.enabled ? "off" : "on"}
-      </button>
-      <FormError error={propose.error} />
-    </>
-  );
-}
 
 /** A feature's environments: whether it is on, and its variants, editable by Editors and Admins. */
 export function FeaturePage({ projectId, featureName }: { projectId: string; featureName: string }) {
@@ -42,6 +18,7 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
     const c = config.data?.find((x) => x.environment === environment && x.changeRequestsEnabled);
     return c ? { requiredApprovals: c.requiredApprovals } : null;
   };
+  const where = (environment: string) => ({ projectId, featureName, environment });
   return (
     <>
       <p className="crumbs">
@@ -56,7 +33,21 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
             <h2 id={`env-${env.name}`}>
               {env.name} <span className={env.enabled ? "pill on" : "pill off"}>{env.enabled ? "on" : "off"}</span>
             </h2>
-            {isEditor(user) && gate(env.name) && <ProposeToggle projectId={projectId} featureName={featureName} environment={env.name} enabled={env.enabled} />}
+            {isEditor(user) && (
+              <EnvironmentSwitch projectId={projectId} featureName={featureName} environment={env.name} enabled={env.enabled} changeRequests={gate(env.name) !== null} />
+            )}
+            <h3>Strategies</h3>
+            <StrategyList
+              environment={env.name}
+              strategies={env.strategies}
+              actions={
+                isEditor(user)
+                  ? (strategy) => <RemoveStrategy {...where(env.name)} strategy={strategy} changeRequests={gate(env.name) !== null} />
+                  : undefined
+              }
+            />
+            {isEditor(user) && <StrategyForm {...where(env.name)} changeRequests={gate(env.name) !== null} />}
+            <h3>Variants</h3>
             {isEditor(user) ? (
               <VariantsEditor
                 key={JSON.stringify(env.variants)}

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { Link } from "wouter";
 import { FormError } from "../form-error.tsx";
 import { trpc } from "../trpc.ts";
+import { ProposedNotice } from "./proposed-notice.tsx";
 import { draftProblems, newDraft, normalisedWeights, PAYLOAD_TYPES, percent, toDraft, toInput, type Variant, type VariantDraft } from "./variant-draft.ts";
 import { DataTable } from "../data-table.tsx";
 
@@ -119,10 +119,7 @@ export function VariantsEditor({ projectId, featureName, environment, variants, 
       ))}
       <FormError error={save.error} />
       {proposed !== null && (
-        <p className="success" role="status">
-          Added to your change request <Link href={`/projects/${encodeURIComponent(projectId)}/change-requests/${proposed.id}`}>#{proposed.id}</Link>
-          {proposed.state === "Draft" ? ", a draft: open it to send it for review." : `, which is ${proposed.state} now: a reviewer approves it on its page.`}
-        </p>
+        <ProposedNotice projectId={projectId} request={proposed} />
       )}
       {save.isSuccess && proposed === null && (
         <p className="success" role="status">
