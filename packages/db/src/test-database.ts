@@ -51,8 +51,9 @@ async function ensureTemplate(admin: pg.Client, serverUrl: string, template: str
   }
 }
 
-// The embedded counterpart of the template: migrated once per process (uvu runs a package's test
-// files in one), then every test database starts from its files, skipping initdb and migrations.
+// The embedded counterpart of the template: migrated once per process (each test file runs in a
+// process of its own), then every test database of that file starts from its files, skipping
+// initdb and migrations.
 let embeddedTemplate: Promise<Blob> | undefined;
 
 async function migratedEmbeddedTemplate(): Promise<Blob> {
