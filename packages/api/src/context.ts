@@ -9,6 +9,8 @@ export interface Logger {
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
   child(bindings: object): Logger;
+  /** Whether a level is logged at all (pino's); without it every level counts as logged. */
+  isLevelEnabled?(level: string): boolean;
 }
 
 /** Long-lived things every request shares, wired once by the server. */
