@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createTestDb } from "@vexil/db/testing";
 import pg from "pg";
+import { measureCrossInstanceChange } from "./cross-instance-change.ts";
 import { addFeatures, CALLER_PENDING, featureName, PROJECT, seedChangeRequests, seedProjects } from "./dataset.ts";
 import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
@@ -74,23 +75,20 @@ async function main(): Promise<void> {
     // The server runs as `pnpm start` runs it: built, as plain JavaScript, with its node flags.
     // (Checkouts from before the bundle, given as BENCH_SERVER_DIR, start from source instead.)
     if (existsSync(new URL("scripts/build.mjs", SERVER_DIR))) execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: SERVER_DIR, stdio: "inherit" });
+    const serverEnv = {
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: "warn",
+      LOG_PRETTY: "false",
+      SESSION_SECRET,
+      INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
+      TRUST_PROXY: "127.0.0.1",
+      ADMIN_PASSWORD: randomBytes(16).toString("hex"),
+      SHUTDOWN_GRACE_MS: "3000",
+    };
     const server = await startTarget(
       "server",
       [...(settings.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.cpuProfDir}`] : []), ...serverStartArgs(SERVER_DIR)],
-      {
-        cwd: SERVER_DIR,
-        env: {
-          DATABASE_URL: databaseUrl,
-          LOG_LEVEL: "warn",
-          LOG_PRETTY: "false",
-          SESSION_SECRET,
-          INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
-          TRUST_PROXY: "127.0.0.1",
-          ADMIN_PASSWORD: randomBytes(16).toString("hex"),
-          SHUTDOWN_GRACE_MS: "3000",
-        },
-        readyPath: "/ready",
-      },
+      { cwd: SERVER_DIR, env: serverEnv, readyPath: "/ready" },
     );
     targets.push(server);
     const admin = { authorization: ADMIN_TOKEN };
@@ -214,6 +212,14 @@ async function main(): Promise<void> {
       loginSeconds += (performance.now() - started) / 1000;
       stormCodes.push(await storm.stop());
     }
+    // A change written through this instance, served by a second one on the same database.
+    log(`cross-instance: ${settings.crossInstanceChanges} changes written through the server, polled on a second instance`);
+    const second = await startTarget("server B", serverStartArgs(SERVER_DIR), { cwd: SERVER_DIR, env: serverEnv, readyPath: "/ready" });
+    targets.push(second);
+    const crossInstance = await measureCrossInstanceChange(api, server.base, second.base, admin, settings.crossInstanceChanges);
+    await stopTarget(second);
+    targets.splice(targets.indexOf(second), 1);
+
     // SDK metrics at 200 a second while SDKs poll: their batched writes must not slow the polls.
     const pollSpec = clientSpec({ "if-none-match": (await api(server.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "" }, 304);
     const now = new Date().toISOString();
@@ -273,6 +279,15 @@ async function main(): Promise<void> {
         console.log(check(`${scenario} at ${row.features} features p99 < 20 ms`, `${row.server.stats.p99} ms`, row.server.stats.p99 < 20));
       }
     }
+    const crossMs = crossInstance.ms;
+    const crossMax = crossMs.at(-1) ?? Number.NaN;
+    console.log(
+      check(
+        "a change written on one instance is served by another's client API within 1 s",
+        `p50 ${(crossMs[Math.floor(crossMs.length / 2)] ?? Number.NaN).toFixed(1)} ms, max ${crossMax.toFixed(1)} ms (${crossMs.length} changes)`,
+        crossMax < 1_000,
+      ),
+    );
     console.log(check(`GET variants (token) p99 < 20 ms at ${settings.connections} connections`, `${t.p99} ms`, t.p99 < 20));
     const cookieRatio = cookieRow.server.stats.rps / t.rps;
     console.log(check("session-cookie GET within 15% of token GET", `${cookieRatio.toFixed(2)}x`, cookieRatio >= 0.85));

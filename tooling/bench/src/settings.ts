@@ -33,6 +33,8 @@ export interface BenchSettings {
   changeRequestsElsewhere: number;
   stormLogins: number;
   stormGetConnections: number;
+  /** Changes written through the server and timed until a second instance serves them. */
+  crossInstanceChanges: number;
   /**
    * The apps/server folder of another checkout (installed, at an earlier commit), to measure that
    * server with this bench and these baselines: the before/after of an optimisation. Default: ours.
@@ -54,6 +56,7 @@ export function loadBenchSettings(): BenchSettings {
     changeRequestsInProject: num("BENCH_CHANGE_REQUESTS", 1_000),
     changeRequestsElsewhere: num("BENCH_OTHER_CHANGE_REQUESTS", 100_000),
     stormLogins: num("BENCH_STORM_LOGINS", 32),
+    crossInstanceChanges: Math.max(1, num("BENCH_CROSS_INSTANCE_CHANGES", 20)),
     stormGetConnections: num("BENCH_STORM_GET_CONNECTIONS", 10),
     serverDir: process.env.BENCH_SERVER_DIR ? pathToFileURL(`${resolve(process.env.BENCH_SERVER_DIR)}/`) : undefined,
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
