@@ -1,3 +1,5 @@
+import { request } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { createApiToken } from "@vexil/services";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -126,6 +128,47 @@ test("no token is 401; a frontend token and a user are 403; an admin token is se
 
 test("a client token is still refused by the admin API", async () => {
   assertError(await srv.call("GET", "/api/admin/projects", { headers: allDev }), 403, "NoAccessError");
+});
+
+/** The raw bytes and headers of a GET, with no decoding on the way (fetch would gunzip). */
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(new URL(path, srv.url), { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+test("an SDK that accepts gzip gets the same bytes gzipped, with the same ETag; q=0 or no Accept-Encoding gets them plain", async () => {
+  await setup("POST", "/api/admin/projects", { id: "bulk", name: "Bulk" });
+  await setup("POST", "/api/admin/projects/bulk/environments", { environment: "development" });
+  for (let i = 0; i < 12; i++) await setup("POST", "/api/admin/projects/bulk/features", { name: `bulk.flag-${i}`, description: `A flag of the bulk project, number ${i}, long enough to matter.` });
+  const bulk = await token("client", ["bulk"], "development");
+  const plain = await rawGet("/api/client/features", bulk);
+  assert.is(plain.status, 200);
+  assert.is(plain.headers["content-encoding"], undefined);
+  assert.ok(plain.body.length >= 1_024, `the body is ${plain.body.length} bytes, enough to compress`);
+  assert.is(plain.headers.vary, "accept-encoding");
+
+  const zipped = await rawGet("/api/client/features", { ...bulk, "accept-encoding": "gzip,deflate" });
+  assert.is(zipped.status, 200);
+  assert.is(zipped.headers["content-encoding"], "gzip");
+  assert.is(zipped.headers.etag, plain.headers.etag);
+  assert.is(Number(zipped.headers["content-length"]), zipped.body.length);
+  assert.ok(zipped.body.length < plain.body.length);
+  assert.ok(gunzipSync(zipped.body).equals(plain.body), "gunzipped, the same bytes as the plain answer");
+
+  const refused = await rawGet("/api/client/features", { ...bulk, "accept-encoding": "gzip;q=0, identity" });
+  assert.is(refused.headers["content-encoding"], undefined);
+  assert.ok(refused.body.equals(plain.body));
+  const notModified = await rawGet("/api/client/features", { ...bulk, "accept-encoding": "gzip", "if-none-match": String(plain.headers.etag) });
+  assert.is(notModified.status, 304);
+  assert.is(notModified.body.length, 0);
 });
 
 test.after(() => srv.close());

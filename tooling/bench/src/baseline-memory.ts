@@ -2,6 +2,7 @@
 // the HTTP layer on this machine. Started by bench.ts with the bodies the real server answered.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { gzipSync } from "node:zlib";
 
 const bodies = JSON.parse(readFileSync(process.env.BENCH_BODIES as string, "utf8")) as Record<string, string>;
 interface Reply {
@@ -20,12 +21,19 @@ const banner = json(201, bodies.banner ?? "{}");
 const health = json(200, '{"status":"ok"}');
 let clientEtag = "";
 let clientFeatures: Reply = json(200, "{}");
+let clientFeaturesGzip: Reply = clientFeatures;
 let notModified: Reply = json(304, "");
-// The client API's payload grows with the features; bench.ts sets it again at each step.
+// The client API's payload grows with the features; bench.ts sets it again at each step. Like the
+// server, it answers gzip (compressed once, the same bytes) to a client that accepts it.
 function setClientFeatures(body: string, etag: string): void {
   clientEtag = etag;
   const plain = json(200, body);
-  clientFeatures = { ...plain, headers: { ...plain.headers, etag } };
+  clientFeatures = { ...plain, headers: { ...plain.headers, etag, vary: "accept-encoding" } };
+  const zipped = gzipSync(plain.body);
+  clientFeaturesGzip =
+    plain.body.length >= 1_024
+      ? { status: 200, body: zipped, headers: { ...clientFeatures.headers, "content-encoding": "gzip", "content-length": String(zipped.length) } }
+      : clientFeatures;
   notModified = { status: 304, body: Buffer.alloc(0), headers: { etag } };
 }
 setClientFeatures(bodies.clientFeatures ?? "{}", bodies.clientEtag ?? '""');
@@ -38,7 +46,8 @@ const server = createServer((req, res) => {
   else if (req.method === "GET" && url.endsWith("/change-requests/pending")) reply = pending;
   else if (req.method === "POST" && url === "/api/admin/banners") reply = banner;
   else if (url === "/health") reply = health;
-  else if (req.method === "GET" && url.startsWith("/api/client/features")) reply = req.headers["if-none-match"] === clientEtag ? notModified : clientFeatures;
+  else if (req.method === "GET" && url.startsWith("/api/client/features")) reply =
+      req.headers["if-none-match"] === clientEtag ? notModified : /\bgzip\b/.test(req.headers["accept-encoding"] ?? "") ? clientFeaturesGzip : clientFeatures;
   if (req.method === "PUT" && url === "/bench/client-features") {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));

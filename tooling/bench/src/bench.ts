@@ -127,7 +127,8 @@ async function main(): Promise<void> {
     const clientSpec = (extra: Record<string, string> = {}, expectStatus?: number): LoadSpec => ({
       method: "GET",
       path: () => "/api/client/features",
-      headers: { ...sdk, ...extra },
+      // As the Node SDK's fetch sends it.
+      headers: { ...sdk, "accept-encoding": "gzip,deflate", ...extra },
       connections: settings.connections,
       ...(expectStatus ? { expectStatus } : {}),
     });
