@@ -9,8 +9,9 @@ const MAX_PROPERTY_NAME = 100;
 export const CONTEXT_FIELDS = ["userId", "sessionId", "remoteAddress", "appName", "environment", "currentTime"] as const;
 
 const value = z.string().max(MAX_CONTEXT_VALUE);
-// SDKs send property values as strings; a number or boolean in a POST body means the same text.
-const propertyValue = z.union([value, z.number(), z.boolean()]).transform(String);
+// SDKs send property values as strings; a number or boolean in a POST body means the same text,
+// and null means no value, as it does to an SDK.
+const propertyValue = z.union([value, z.number(), z.boolean(), z.null()]);
 
 /**
  * The user's context as a browser sends it to the frontend API (client-api 3). Empty fields count
@@ -26,6 +27,7 @@ export const frontendContextSchema = z.strictObject({
   properties: z
     .record(z.string().min(1).max(MAX_PROPERTY_NAME), propertyValue)
     .refine((p) => Object.keys(p).length <= MAX_CONTEXT_PROPERTIES, `at most ${MAX_CONTEXT_PROPERTIES} properties`)
+    .transform((p) => Object.fromEntries(Object.entries(p).flatMap(([k, v]) => (v === null ? [] : [[k, String(v)]]))) as Record<string, string>)
     .optional(),
 });
 
