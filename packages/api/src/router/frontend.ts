@@ -18,6 +18,8 @@ export const frontendRouter = {
         description,
       },
       access: "frontend",
+      // The query is the context: a malformed one is a 400.
+      failures: ["ValidationError"],
     })
     .input(frontendQuerySchema.optional())
     .output(frontendTogglesSchema)
