@@ -180,6 +180,12 @@ const MATRIX: Record<string, Row> = {
   },
   "GET /api/frontend": { expect: FRONTEND },
   "POST /api/frontend": { expect: FRONTEND, request: () => ({ body: { context: { userId: "matrix" } } }) },
+  "POST /api/frontend/client/metrics": {
+    expect: FRONTEND,
+    request: () => ({
+      body: { appName: "matrix-web", instanceId: "browser", bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { [FEATURE]: { yes: 1, no: 0, variants: {} } } } },
+    }),
+  },
   "GET /api/admin/metrics/applications": { expect: READ },
   "GET /api/admin/client-metrics/features/{featureName}/raw": { expect: READ, request: () => ({ params: { featureName: FEATURE } }) },
 

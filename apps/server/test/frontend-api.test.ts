@@ -7,7 +7,7 @@ import { adminToken, clientToken, userWithRole } from "./support/principals.ts";
 import { startTestServer } from "./support/test-server.ts";
 
 // The test client is the trusted proxy, so X-Forwarded-For stands for a browser's address.
-const srv = await startTestServer({ TRUST_PROXY: "127.0.0.1" });
+const srv = await startTestServer({ TRUST_PROXY: "127.0.0.1", METRICS_FLUSH_INTERVAL_MS: "0" });
 const { db } = srv.db;
 const admin = await adminToken(srv);
 
@@ -179,6 +179,19 @@ test("CORS: a listed origin's preflight allows what unleash-proxy-client sends, 
     await own.app.deps.hasher.close();
     await own.app.scheduler.stop();
   }
+});
+
+test("the proxy client's metrics are summed for the token's environment, and an admin reads them", async () => {
+  const now = new Date().toISOString();
+  const report = { appName: "shop-web", instanceId: "browser", bucket: { start: now, stop: now, toggles: { "fe.banner": { yes: 3, no: 1, variants: { blue: 3 } } } }, impactMetrics: [] };
+  const res = await srv.call("POST", "/api/frontend/client/metrics", { headers: dev, body: report });
+  assert.equal([res.status, res.json], [200, {}]);
+  assertError(await srv.call("POST", "/api/frontend/client/metrics", { headers: await clientToken(srv), body: report }), 403, "NoAccessError");
+  assertError(await srv.call("POST", "/api/frontend/client/metrics", { headers: dev, body: { ...report, bucket: { ...report.bucket, toggles: { "fe.banner": { yes: "3" } } } } }), 400, "ValidationError");
+  await srv.app.metricsFlush.tick();
+  const raw = (await srv.call("GET", "/api/admin/client-metrics/features/fe.banner/raw", { headers: admin })).json;
+  const rows = raw.data.filter((r: { appName: string }) => r.appName === "shop-web");
+  assert.equal(rows.map((r: Record<string, unknown>) => [r.environment, r.yes, r.no, r.variants]), [["development", 3, 1, { blue: 3 }]]);
 });
 
 test("the typed transport serves the same answer: frontend.features and frontend.evaluate over /trpc", async () => {

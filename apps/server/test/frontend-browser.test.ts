@@ -38,14 +38,19 @@ function pageUsing(options: Record<string, unknown>): string {
   return `<!doctype html><html><head><title>frontend API</title><script src="/unleash.js"></script></head><body><script>
     const client = new unleash.UnleashClient(${JSON.stringify(options)});
     client.on("error", (error) => { window.outcome ??= { error: String(error && (error.error || error.type || error)) }; });
-    client.on("ready", () => {
-      window.outcome ??= {
+    let metricsSent = false;
+    client.on("sent", () => { metricsSent = true; });
+    client.on("ready", async () => {
+      const read = {
         banner: client.isEnabled("fe.banner"),
         beta: client.isEnabled("fe.beta"),
         off: client.isEnabled("fe.off"),
         variant: client.getVariant("fe.banner"),
         etag: client.etag,
       };
+      // The counts of the calls above, sent now rather than on the client's timer.
+      await client.sendMetrics();
+      window.outcome ??= { ...read, metricsSent };
     });
     window.client = client;
     client.start();
@@ -57,13 +62,14 @@ if (CHROMIUM) {
   let token: string;
   let listed: { origin: string; server: Server };
   let unlisted: { origin: string; server: Server };
+  let admin: Record<string, string>;
 
   /** The server with one site's origin on CORS_ORIGINS, and flags for it to read. */
   test.before(async () => {
     listed = await startSite();
     unlisted = await startSite();
-    srv = await startTestServer({ CORS_ORIGINS: listed.origin });
-    const admin = await adminToken(srv);
+    srv = await startTestServer({ CORS_ORIGINS: listed.origin, METRICS_FLUSH_INTERVAL_MS: "0" });
+    admin = await adminToken(srv);
     const setup = async (method: string, path: string, body?: unknown) => {
       const res = await srv.call(method, path, { headers: admin, body });
       if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status}`);
@@ -102,7 +108,16 @@ if (CHROMIUM) {
     }
   }
 
-  const clientOptions = () => ({ url: `${srv.url}/api/frontend`, clientKey: token, appName: "browser-test", disableMetrics: true, refreshInterval: 0, context: { userId: "alice" } });
+  // Metrics only when the page sends them: the client's own timer waits a minute.
+  const clientOptions = () => ({
+    url: `${srv.url}/api/frontend`,
+    clientKey: token,
+    appName: "browser-test",
+    refreshInterval: 0,
+    metricsInterval: 60,
+    metricsIntervalInitial: 60,
+    context: { userId: "alice" },
+  });
 
   test("unleash-proxy-client on a listed origin reads a flag's state and its variant, with GET", async () => {
     const { outcome } = await outcomeOf(listed, clientOptions());
@@ -111,6 +126,12 @@ if (CHROMIUM) {
     assert.equal(outcome.variant, { name: "blue", enabled: true, payload: { type: "json", value: '{"color":"#00f"}' }, feature_enabled: true });
     // The ETag is exposed to the page, so the client's next poll can be a 304.
     assert.match(outcome.etag, /^"[\w-]+"$/);
+    // Its metrics (a preflighted JSON POST) are accepted and summed for the token's environment.
+    assert.is(outcome.metricsSent, true);
+    await srv.app.metricsFlush.tick();
+    const raw = (await srv.call("GET", "/api/admin/client-metrics/features/fe.banner/raw", { headers: admin })).json;
+    const counted = raw.data.filter((r: { appName: string }) => r.appName === "browser-test");
+    assert.ok(counted.some((r: { yes: number; variants: Record<string, number> }) => r.yes >= 1 && (r.variants.blue ?? 0) >= 1), JSON.stringify(raw.data));
   });
 
   test("and with usePOSTrequests (a preflighted JSON body)", async () => {

@@ -1,4 +1,8 @@
+import { z } from "zod";
+import { clientScope } from "../client-scope.ts";
 import { frontendToggles } from "../frontend-toggles.ts";
+import { recordSdkMetrics } from "../record-sdk-metrics.ts";
+import { sdkMetricsInputSchema } from "../schemas/sdk-metrics.ts";
 import { frontendQuerySchema, frontendRequestSchema, frontendTogglesSchema } from "../schemas/frontend.ts";
 import { protectedProcedure } from "../trpc.ts";
 
@@ -33,4 +37,22 @@ export const frontendRouter = {
     .input(frontendRequestSchema)
     .output(frontendTogglesSchema)
     .mutation(async ({ ctx, input }) => ({ toggles: await frontendToggles(ctx.deps, ctx.principal, ctx.ip, input.context ?? {}) })),
+
+  metrics: protectedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/frontend/client/metrics",
+        tags,
+        summary: "A browser SDK reports how often each flag was on",
+        description: "What unleash-proxy-client sends every 30 s; summed with the server-side SDKs' counts for the token's environment.",
+      },
+      access: "frontend",
+    })
+    .input(sdkMetricsInputSchema)
+    .output(z.object({}))
+    .mutation(async ({ ctx, input }) => {
+      await recordSdkMetrics(ctx.deps, clientScope(ctx.principal).environment, input);
+      return {};
+    }),
 };
