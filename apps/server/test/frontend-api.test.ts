@@ -1,10 +1,15 @@
+import type { AddressInfo } from "node:net";
+import { createDb } from "@vexil/db";
 import { createApiToken } from "@vexil/services";
+import pino from "pino";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { assertError } from "./support/assert-error.ts";
 import { until } from "./support/eventually.ts";
 import { adminToken, clientToken, userWithRole } from "./support/principals.ts";
-import { startTestServer } from "./support/test-server.ts";
+import { createApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { callUrl, startTestServer } from "./support/test-server.ts";
 
 // The test client is the trusted proxy, so X-Forwarded-For stands for a browser's address.
 const srv = await startTestServer({ TRUST_PROXY: "127.0.0.1", METRICS_FLUSH_INTERVAL_MS: "0" });
@@ -154,6 +159,22 @@ test("every 200 has an ETag; a matching If-None-Match is a 304 until a flag chan
   assert.ok(names(changed).includes("fe.off"));
   assert.is.not(changed.headers.etag, etag);
   await setup("POST", `${env("fe.off")}/off`);
+});
+
+test("a flag switched through another instance reaches this one's frontend API (Postgres: two instances, one database)", async () => {
+  if (!srv.db.databaseUrl) return;
+  const other = createApp({ config: loadConfig({ SCHEDULER_INTERVAL_MS: "0" }), db: createDb({ databaseUrl: srv.db.databaseUrl, poolSize: 2 }), log: pino({ level: "silent" }) });
+  await new Promise<void>((resolve) => other.server.listen(0, "127.0.0.1", resolve));
+  try {
+    const url = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
+    assert.ok(!names(await get("")).includes("fe.off"));
+    assert.is((await callUrl(url, "POST", `${env("fe.off")}/on`, { headers: admin })).status, 200);
+    await until(async () => names(await get("")).includes("fe.off"), "the other instance's change to be served here");
+    assert.is((await callUrl(url, "POST", `${env("fe.off")}/off`, { headers: admin })).status, 200);
+    await until(async () => !names(await get("")).includes("fe.off"), "the other instance's change back to be served here");
+  } finally {
+    await other.close();
+  }
 });
 
 test("CORS: a listed origin's preflight allows what unleash-proxy-client sends, and its page may read the ETag", async () => {
