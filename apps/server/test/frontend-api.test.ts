@@ -88,6 +88,9 @@ test("without a remoteAddress the request's address is the context's; one that i
 
 test("a token is served its own environment and projects; an admin token is served development", async () => {
   assert.equal(names(await get("", prod)), ["fe.prod"]);
+  // The context's environment is a context field for constraints: it never switches what the token is served.
+  assert.equal(names(await get("?environment=development", prod)), ["fe.prod"]);
+  assert.equal(names(await srv.call("POST", "/api/frontend", { headers: { ...away, ...prod }, body: { context: { environment: "development" } } })), ["fe.prod"]);
   assert.equal(names(await get("?userId=alice", admin)), ["fe.banner", "fe.beta"]);
   const otherProject = await frontendToken("development", ["elsewhere"]);
   assert.equal(names(await get("", otherProject)), []);
