@@ -2,7 +2,6 @@ import type pg from "pg";
 
 /** The frontend scenario's project: its own flags, so the admin scenarios' project stays as it was. */
 export const FRONTEND_PROJECT = "bench-frontend";
-export const frontendFlagName = (i: number) => `web-${String(i).padStart(6, "0")}`;
 /** The context every frontend request sends but its userId, which changes from request to request. */
 export const FRONTEND_QUERY = "appName=bench-web&properties%5Bplan%5D=pro";
 
