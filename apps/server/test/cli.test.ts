@@ -257,6 +257,7 @@ test("demo loads a project whose four operations all answer with something real,
     assert.match(run.stderr, "Proposing, reviewing and applying 7 change requests...");
     const token = (user: string) => new RegExp(`^ {2}${user} +(user:[0-9a-f]{64})$`, "m").exec(run.stdout)?.[1] as string;
     assert.ok(token("alice") && token("bob") && token("carol"), run.stdout);
+    assert.match(run.stdout, /^ {2}demo:development\.[0-9a-f]{64}$/m);
 
     const stored = await cli.inspect(async (db) => ({
       states: (await db.selectFrom("change_requests").select("state").where("project_id", "=", "demo").execute()).map((r) => r.state),
