@@ -118,7 +118,9 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       checkAccess(ctx.principal, route.meta.access ?? "authenticated", params.environment);
 
       let input: Record<string, unknown> = route.hasBody ? params : { ...queryParameters(url, queryAt), ...params };
-      const body = route.hasBody ? await readJsonBody(req, bodyLimit) : (req.resume(), undefined);
+      // A route without a body leaves any sent one unread, and it would hold the connection's next request hostage.
+      if (!route.hasBody) req.resume();
+      const body = route.hasBody ? await readJsonBody(req, bodyLimit) : undefined;
       if (body !== undefined) {
         if (route.meta.bodyField) {
           input = { ...params, [route.meta.bodyField]: body };
