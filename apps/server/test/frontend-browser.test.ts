@@ -50,7 +50,9 @@ function pageUsing(options: Record<string, unknown>): string {
       };
       // The counts of the calls above, sent now rather than on the client's timer.
       await client.sendMetrics();
-      window.outcome ??= { ...read, metricsSent };
+      // A second poll, as the client's timer would make it: it sends the ETag back.
+      await client.fetchToggles();
+      window.outcome ??= { ...read, metricsSent, etagAfterPoll: client.etag };
     });
     window.client = client;
     client.start();
@@ -116,6 +118,8 @@ if (CHROMIUM) {
     refreshInterval: 0,
     metricsInterval: 60,
     metricsIntervalInitial: 60,
+    // A custom header of the kind a team adds: the preflight must allow it.
+    customHeaders: { "x-unleash-team": "web" },
     context: { userId: "alice" },
   });
 
@@ -126,6 +130,10 @@ if (CHROMIUM) {
     assert.equal(outcome.variant, { name: "blue", enabled: true, payload: { type: "json", value: '{"color":"#00f"}' }, feature_enabled: true });
     // The ETag is exposed to the page, so the client's next poll can be a 304.
     assert.match(outcome.etag, /^"[\w-]+"$/);
+    // The second poll was a 304, and the client kept what it had.
+    assert.is(outcome.etagAfterPoll, outcome.etag);
+    const polls = srv.logs.filter((line) => line.method === "GET" && String(line.url).startsWith("/api/frontend?"));
+    assert.equal(polls.map((line) => line.status), [200, 304]);
     // Its metrics (a preflighted JSON POST) are accepted and summed for the token's environment.
     assert.is(outcome.metricsSent, true);
     await srv.app.metricsFlush.tick();
