@@ -17,7 +17,9 @@ const builtins = new Set(builtinModules);
 const packageOf = (specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
 
 // Every bare import outside @vexil/* is left to Node, which resolves it from apps/server: so each
-// must be a dependency of this package, or the bundle would fail only when it runs.
+// must be a dependency of this package, or the bundle would fail only when it runs. (The services'
+// require of unleash-client through createRequire is not an import esbuild sees: it is declared
+// here by hand, and test/build.test.ts calls the frontend API of the built server.)
 const undeclared = new Set();
 const thirdPartyExternal = {
   name: "third-party-external",

@@ -9,6 +9,7 @@ import {
   type Context,
   createOpenApiDocument,
   createRestBridge,
+  createFrontendHandler,
   createTrpcHandler,
   handleClientFeatures,
   type Logger,
@@ -113,6 +114,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
   const housekeeping = startHousekeeping(db.db, log, sessions, config.HOUSEKEEPING_INTERVAL_MS);
   const bridge = createRestBridge({ router: appRouter, bodyLimit: config.BODY_LIMIT_BYTES });
   const trpc = createTrpcHandler({ bodyLimit: config.BODY_LIMIT_BYTES });
+  const frontend = createFrontendHandler({ bodyLimit: config.BODY_LIMIT_BYTES });
   const openApiJson = JSON.stringify(createOpenApiDocument(appRouter, { version }));
   const docsPage = createDocsPage();
   const consoleApp = createConsoleApp();
@@ -178,6 +180,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     };
     if (path.startsWith("/trpc/")) return trpc(req, res, ctx);
     if (req.method === "GET" && path === "/api/client/features") return handleClientFeatures(req, res, ctx);
+    if ((req.method === "GET" || req.method === "POST") && path === "/api/frontend") return frontend(req, res, ctx);
     return bridge(req, res, ctx);
   }
 

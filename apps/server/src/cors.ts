@@ -1,8 +1,24 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 const ALLOWED_METHODS = "GET, POST, PUT, PATCH, DELETE";
-const ALLOWED_HEADERS = "authorization, content-type";
+/**
+ * Request headers a page may send: the API's own, and those `unleash-proxy-client` sends to the
+ * frontend API (its ETag comes back as If-None-Match). Custom `x-unleash-*` headers are allowed by prefix.
+ */
+const ALLOWED_HEADERS = ["authorization", "content-type", "if-none-match", "unleash-appname", "unleash-connection-id", "unleash-sdk", "unleash-client-spec"];
+const ALLOWED_PREFIX = "x-unleash-";
+/** Response headers a page may read: the proxy client keeps the ETag for its next poll. */
+const EXPOSED_HEADERS = "etag";
 const PREFLIGHT_MAX_AGE_SECONDS = "600";
+
+/** The allowed headers a preflight asks for, so that `x-unleash-*` ones can be named back. */
+function allowedHeaders(requested: string | undefined): string {
+  const extra = (requested ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h.startsWith(ALLOWED_PREFIX) && /^[a-z0-9-]+$/.test(h));
+  return [...ALLOWED_HEADERS, ...new Set(extra)].join(", ");
+}
 
 /**
  * Cross-origin access, off unless origins are listed: a browser page from another origin gets
@@ -16,10 +32,13 @@ export function createCors(allowedOrigins: readonly string[]): (req: IncomingMes
     res.setHeader("access-control-allow-origin", origin);
     res.setHeader("access-control-allow-credentials", "true");
     res.setHeader("vary", "Origin");
-    if (req.method !== "OPTIONS" || !req.headers["access-control-request-method"]) return false;
+    if (req.method !== "OPTIONS" || !req.headers["access-control-request-method"]) {
+      res.setHeader("access-control-expose-headers", EXPOSED_HEADERS);
+      return false;
+    }
     res.writeHead(204, {
       "access-control-allow-methods": ALLOWED_METHODS,
-      "access-control-allow-headers": ALLOWED_HEADERS,
+      "access-control-allow-headers": allowedHeaders(req.headers["access-control-request-headers"]),
       "access-control-max-age": PREFLIGHT_MAX_AGE_SECONDS,
     });
     res.end();

@@ -62,15 +62,17 @@ interface Row {
   fresh?: boolean;
 }
 
-//                                         nobody tampered revoked viewer editor admin adminToken clientToken personalToken(Editor)
-const READ = "401 401 401 200 200 200 200 403 200";
-const ADMIN_ONLY = "401 401 401 403 403 200 200 403 403";
-const ADMIN_CREATES = "401 401 401 403 403 201 201 403 403";
-const EDITOR_WRITES = "401 401 401 403 200 200 200 403 200";
-const PUBLIC = "200 200 200 200 200 200 200 200 200";
-const SDK = "401 401 401 403 403 403 200 200 403";
-const SKIPPERS = "401 401 401 403 403 200 200 403 403";
-const SDK_ACCEPTS = "401 401 401 403 403 403 202 202 403";
+//                                         nobody tampered revoked viewer editor admin adminToken clientToken personalToken(Editor) frontendToken
+const READ = "401 401 401 200 200 200 200 403 200 403";
+const ADMIN_ONLY = "401 401 401 403 403 200 200 403 403 403";
+const ADMIN_CREATES = "401 401 401 403 403 201 201 403 403 403";
+const EDITOR_WRITES = "401 401 401 403 200 200 200 403 200 403";
+const PUBLIC = "200 200 200 200 200 200 200 200 200 200";
+const SDK = "401 401 401 403 403 403 200 200 403 403";
+const SKIPPERS = "401 401 401 403 403 200 200 403 403 403";
+// The frontend API takes frontend tokens (and admin tokens, as in Unleash); nothing else.
+const FRONTEND = "401 401 401 403 403 403 200 403 403 200";
+const SDK_ACCEPTS = "401 401 401 403 403 403 202 202 403 403";
 
 /** The one table: every route the server serves, and who gets which status. */
 const MATRIX: Record<string, Row> = {
@@ -96,7 +98,7 @@ const MATRIX: Record<string, Row> = {
 
   "GET /api/admin/projects/{projectId}/features": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
   "POST /api/admin/projects/{projectId}/features": {
-    expect: "401 401 401 403 201 201 201 403 201",
+    expect: "401 401 401 403 201 201 201 403 201 403",
     request: () => ({ params: { projectId: "default" }, body: { name: unique("feature") } }),
   },
   "GET /api/admin/projects/{projectId}/features/{featureName}": { expect: READ, request: () => ({ params: { projectId: "default", featureName: FEATURE } }) },
@@ -145,7 +147,7 @@ const MATRIX: Record<string, Row> = {
   "GET /api/admin/strategies": { expect: READ },
   "POST /api/admin/strategies": { expect: ADMIN_CREATES, request: () => ({ body: { name: unique("strategy"), parameters: [] } }) },
   "GET /api/admin/segments": { expect: READ },
-  "POST /api/admin/segments": { expect: "401 401 401 403 201 201 201 403 201", request: () => ({ body: { name: unique("segment") } }) },
+  "POST /api/admin/segments": { expect: "401 401 401 403 201 201 201 403 201 403", request: () => ({ body: { name: unique("segment") } }) },
   "GET /api/admin/segments/{id}": { expect: READ, request: async () => ({ params: { id: await newSegment() } }) },
   "PUT /api/admin/segments/{id}": { expect: EDITOR_WRITES, request: async () => ({ params: { id: await newSegment() }, body: { name: unique("segment") } }) },
   "DELETE /api/admin/segments/{id}": { expect: EDITOR_WRITES, request: async () => ({ params: { id: await newSegment() } }) },
@@ -176,6 +178,14 @@ const MATRIX: Record<string, Row> = {
       body: { appName: "matrix", instanceId: "i", bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { [FEATURE]: { yes: 1, no: 0 } } } },
     }),
   },
+  "GET /api/frontend": { expect: FRONTEND },
+  "POST /api/frontend": { expect: FRONTEND, request: () => ({ body: { context: { userId: "matrix" } } }) },
+  "POST /api/frontend/client/metrics": {
+    expect: FRONTEND,
+    request: () => ({
+      body: { appName: "matrix-web", instanceId: "browser", bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { [FEATURE]: { yes: 1, no: 0, variants: {} } } } },
+    }),
+  },
   "GET /api/admin/metrics/applications": { expect: READ },
   "GET /api/admin/client-metrics/features/{featureName}/raw": { expect: READ, request: () => ({ params: { featureName: FEATURE } }) },
 
@@ -195,7 +205,7 @@ const MATRIX: Record<string, Row> = {
     request: async () => ({ params: { id: await newUser() }, body: { password: "another long password" } }),
   },
   // A token is not a user and has no password of its own.
-  "POST /api/admin/user/change-password": { expect: "401 401 401 200 200 200 403 403 200", fresh: true, request: () => ({ body: { password: "my new long password" } }) },
+  "POST /api/admin/user/change-password": { expect: "401 401 401 200 200 200 403 403 200 403", fresh: true, request: () => ({ body: { password: "my new long password" } }) },
 
   "GET /api/admin/api-tokens": { expect: ADMIN_ONLY },
   "POST /api/admin/api-tokens": { expect: ADMIN_CREATES, request: () => ({ body: { tokenName: unique("token"), type: "client" } }) },
@@ -207,10 +217,10 @@ const MATRIX: Record<string, Row> = {
     },
   },
   // Personal tokens belong to users: an admin token has none.
-  "GET /api/admin/user/tokens": { expect: "401 401 401 200 200 200 403 403 200" },
-  "POST /api/admin/user/tokens": { expect: "401 401 401 201 201 201 403 403 201", request: () => ({ body: { description: "mine", expiresAt: null } }) },
+  "GET /api/admin/user/tokens": { expect: "401 401 401 200 200 200 403 403 200 403" },
+  "POST /api/admin/user/tokens": { expect: "401 401 401 201 201 201 403 403 201 403", request: () => ({ body: { description: "mine", expiresAt: null } }) },
   "DELETE /api/admin/user/tokens/{id}": {
-    expect: "401 401 401 200 200 200 403 403 200",
+    expect: "401 401 401 200 200 200 403 403 200 403",
     request: async (caller) => {
       // The caller's own token where it is a user, else someone else's (refused before it is looked up).
       const ownerId = caller.userId ?? setup.id;
@@ -227,13 +237,13 @@ const MATRIX: Record<string, Row> = {
   },
   // Change requests are proposed and approved by users; an admin token is refused.
   "POST /api/admin/projects/{projectId}/environments/{environment}/change-requests": {
-    expect: "401 401 401 403 200 200 403 403 200",
+    expect: "401 401 401 403 200 200 403 403 200 403",
     request: () => ({ params: { projectId: "default", environment: "production" }, body: { feature: FEATURE, action: "updateEnabled", payload: { enabled: false } } }),
   },
   "GET /api/admin/projects/{projectId}/change-requests/pending": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
   "GET /api/admin/projects/{projectId}/change-requests/{id}": { expect: READ, request: () => ({ params: { projectId: "default", id: readableCr } }) },
   "PUT /api/admin/projects/{projectId}/change-requests/{id}/state": {
-    expect: "401 401 401 403 200 200 403 403 200",
+    expect: "401 401 401 403 200 200 403 403 200 403",
     request: async () => ({ params: { projectId: "default", id: await changeRequestInReview() }, body: { state: "Approved" } }),
   },
 };

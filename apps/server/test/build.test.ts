@@ -33,6 +33,17 @@ test("the built server starts, answers, hashes in its password worker, serves th
     });
     assert.is(login.statusCode, 200);
     await login.body.dump();
+    // unleash-client, which the frontend API evaluates with, is required from apps/server's node_modules.
+    const cookie = String(login.headers["set-cookie"]).split(";", 1)[0] as string;
+    const created = await request(`${server.url}/api/admin/api-tokens`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ tokenName: "built-web", type: "frontend", projects: ["default"], environment: "development" }),
+    });
+    assert.is(created.statusCode, 201);
+    const { secret } = (await created.body.json()) as { secret: string };
+    const frontend = await request(`${server.url}/api/frontend?userId=u1`, { headers: { authorization: secret } });
+    assert.equal([frontend.statusCode, await frontend.body.json()], [200, { toggles: [] }]);
     // Swagger UI from node_modules and the page's own files copied into dist/.
     for (const path of ["/docs", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/vexil-docs.js"]) {
       const res = await request(`${server.url}${path}`);

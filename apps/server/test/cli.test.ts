@@ -233,6 +233,9 @@ test("token create prints only the secret on stdout, stores its hash, and refuse
     const client = await runVexil(["token", "create", "--name", "sdk", "--type", "client", "--project", "default", "--environment", "production"], { env: cli.env });
     assert.is(client.code, 0, client.stderr);
     assert.match(client.stdout, /^default:production\.[0-9a-f]{64}\n$/);
+    const browser = await runVexil(["token", "create", "--name", "web", "--type", "frontend", "--project", "default"], { env: cli.env });
+    assert.is(browser.code, 0, browser.stderr);
+    assert.match(browser.stdout, /^default:development\.[0-9a-f]{64}\n$/);
     const unknown = await runVexil(["token", "create", "--name", "sdk2", "--type", "frontend", "--environment", "moon"], { env: cli.env });
     assert.equal([unknown.code, unknown.stdout], [1, ""]);
     assert.match(unknown.stderr, 'vexil token create: There is no environment "moon".');
@@ -242,6 +245,7 @@ test("token create prints only the secret on stdout, stores its hash, and refuse
     assert.equal(rows, [
       { token_name: "ci", type: "admin", environment: "*", secret_hash: sha(admin.stdout) },
       { token_name: "sdk", type: "client", environment: "production", secret_hash: sha(client.stdout) },
+      { token_name: "web", type: "frontend", environment: "development", secret_hash: sha(browser.stdout) },
     ]);
   });
 });
@@ -253,6 +257,7 @@ test("demo loads a project whose four operations all answer with something real,
     assert.match(run.stderr, "Proposing, reviewing and applying 7 change requests...");
     const token = (user: string) => new RegExp(`^ {2}${user} +(user:[0-9a-f]{64})$`, "m").exec(run.stdout)?.[1] as string;
     assert.ok(token("alice") && token("bob") && token("carol"), run.stdout);
+    assert.match(run.stdout, /^ {2}demo:development\.[0-9a-f]{64}$/m);
 
     const stored = await cli.inspect(async (db) => ({
       states: (await db.selectFrom("change_requests").select("state").where("project_id", "=", "demo").execute()).map((r) => r.state),

@@ -26,7 +26,7 @@ const doc = (await srv.call("GET", "/docs/openapi.json")).json as JsonSchema;
 const check = responseChecker(doc);
 const http = new Pool(srv.url, { connections: 1 });
 
-const KINDS: PrincipalKind[] = ["nobody", "viewer", "editor", "admin", "adminToken"];
+const KINDS: PrincipalKind[] = ["nobody", "viewer", "editor", "admin", "adminToken", "frontendToken"];
 const callers: Caller[] = [];
 for (const kind of KINDS) callers.push(await newCaller(srv, kind));
 
@@ -83,6 +83,8 @@ type BodyChoice =
 interface FuzzCase {
   caller: number;
   params: Record<string, ParamChoice>;
+  /** Query parameters in order, repeats and undeclared names included. */
+  query: [string, string][];
   body: BodyChoice;
 }
 
@@ -133,6 +135,30 @@ function broken(valid: unknown): fc.Arbitrary<BodyChoice> {
   );
 }
 
+/**
+ * The query of an operation that reads one and declares its 400: each declared parameter absent,
+ * valid or nasty, then a few more pairs: repeats, bracketed `properties[...]` names and strangers.
+ */
+function queryArbitrary(operation: JsonSchema): fc.Arbitrary<[string, string][]> {
+  const declared = ((operation.parameters ?? []) as JsonSchema[]).filter((p) => p.in === "query");
+  if (declared.length === 0 || !operation.responses?.["400"]) return fc.constant([]);
+  const value = (schema: JsonSchema) =>
+    fc.oneof(
+      { arbitrary: arbitraryFor(schema, { resolve, hint }).map(String), weight: 3 },
+      { arbitrary: fc.constantFrom(...NASTY, ...UNICODE), weight: 2 },
+      { arbitrary: fc.constantFrom(1_001, 2_000).map((n) => "x".repeat(n)), weight: 1 },
+    );
+  const known = declared.map((p) => fc.option(value(p.schema ?? {}), { nil: undefined }).map((v): [string, string][] => (v === undefined ? [] : [[p.name, v]])));
+  const names = fc.oneof(
+    fc.constantFrom(...declared.map((p) => p.name as string)),
+    fc.string({ maxLength: 12 }).map((name) => `properties[${name}]`),
+    fc.constantFrom("properties[a][b]", "properties[]", "properties", "[x]", "a]", "properties[plan"),
+    fc.string({ minLength: 1, maxLength: 12, unit: "grapheme" }),
+  );
+  const extra = fc.array(fc.tuple(names, fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom(...UNICODE))), { maxLength: 3 });
+  return fc.tuple(fc.tuple(...known), extra).map(([pairs, more]) => [...pairs.flat(), ...more]);
+}
+
 function caseArbitrary(path: string, operation: JsonSchema): fc.Arbitrary<FuzzCase> {
   const params: Record<string, fc.Arbitrary<ParamChoice>> = {};
   for (const p of (operation.parameters ?? []) as JsonSchema[]) {
@@ -152,7 +178,7 @@ function caseArbitrary(path: string, operation: JsonSchema): fc.Arbitrary<FuzzCa
       { arbitrary: fc.constantFrom(...CONTENT_TYPES, "application/json").map((contentType) => ({ kind: "raw" as const, text: "{\"a\":1}", contentType, label: `unexpected body ${contentType}` })), weight: 1 },
     );
   }
-  return fc.record({ caller: fc.nat({ max: callers.length - 1 }), params: fc.record(params), body });
+  return fc.record({ caller: fc.nat({ max: callers.length - 1 }), params: fc.record(params), query: queryArbitrary(operation), body });
 }
 
 function pathFor(template: string, choices: Record<string, ParamChoice>): string {
@@ -190,7 +216,8 @@ let rejected = 0;
 
 async function send(method: string, template: string, c: FuzzCase): Promise<void> {
   const caller = callers[c.caller] as Caller;
-  const path = pathFor(template, c.params);
+  const search = new URLSearchParams(c.query).toString();
+  const path = pathFor(template, c.params) + (search ? `?${search}` : "");
   const headers: Record<string, string> = { ...caller.headers, "x-forwarded-for": `10.${requests % 200}.${(requests >> 8) % 250}.7` };
   let payload: string | undefined;
   if (c.body.kind === "json") {

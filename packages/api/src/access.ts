@@ -1,10 +1,11 @@
 import { AuthenticationRequired, NoAccessError, type Permission, type Principal, principalHasPermission } from "@vexil/services";
 
 /**
- * Who may call a procedure: anyone, anyone authenticated, holders of one permission, or an SDK
- * (a client token, or an admin token) on the client API.
+ * Who may call a procedure: anyone, anyone authenticated, holders of one permission, an SDK
+ * (a client token, or an admin token) on the client API, or a browser app (a frontend token, or
+ * an admin token, as in Unleash) on the frontend API.
  */
-export type Access = "public" | "authenticated" | "client" | Permission;
+export type Access = "public" | "authenticated" | "client" | "frontend" | Permission;
 
 /**
  * Throws the 401 or 403 the contract asks for. The REST bridge calls it before it reads a body
@@ -17,6 +18,10 @@ export function checkAccess(principal: Principal | null, access: Access, environ
   if (access === "client") {
     if (principal.kind === "admin-token" || (principal.kind === "client-token" && principal.type === "client")) return;
     throw new NoAccessError("The client API takes a client token (or an admin token); this one cannot use it.");
+  }
+  if (access === "frontend") {
+    if (principal.kind === "admin-token" || (principal.kind === "client-token" && principal.type === "frontend")) return;
+    throw new NoAccessError("The frontend API takes a frontend token (or an admin token); this one cannot use it.");
   }
   if (principal.kind === "client-token") {
     // The contract's 403 names the missing permission; a client token holds none of them.

@@ -5,6 +5,7 @@ import { ValidationError } from "@vexil/services";
 import { checkAccess } from "./access.ts";
 import { readsSegmentsAtTop, renderedFeatures } from "./client-scope.ts";
 import type { Context } from "./context.ts";
+import { etagMatches } from "./etag-match.ts";
 import { toHttpFailure } from "./error-response.ts";
 import { sendFailure } from "./rest-bridge.ts";
 
@@ -37,11 +38,6 @@ function acceptsGzip(header: string | string[] | undefined): boolean {
   });
 }
 
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*");
-}
-
 /**
  * `GET /api/client/features`, at the edge rather than through the REST bridge: SDKs poll it every
  * few seconds, so it answers prepared bytes from the snapshot (no JSON to build per request),
@@ -66,7 +62,7 @@ export async function handleClientFeatures(req: IncomingMessage, res: ServerResp
       namePrefix,
       inlineSegmentConstraints: !readsSegmentsAtTop(Array.isArray(spec) ? spec[0] : spec),
     });
-    if (matches(req.headers["if-none-match"], rendered.etag)) {
+    if (etagMatches(req.headers["if-none-match"], rendered.etag)) {
       res.writeHead(304, { etag: rendered.etag });
       res.end();
       return;

@@ -8,3 +8,4 @@ export { createTrpcHandler, type TrpcHandler } from "./trpc-handler.ts";
 export { authenticate } from "./authenticate.ts";
 export type { CookieSettings } from "./session-cookie.ts";
 export { handleClientFeatures } from "./client-features-handler.ts";
+export { createFrontendHandler, type FrontendHandler } from "./frontend-handler.ts";

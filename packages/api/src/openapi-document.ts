@@ -14,7 +14,7 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     in: "header",
     name: "Authorization",
     description:
-      "An admin API token (`*:*.<secret>`) or a personal access token (`user:<secret>`), as given when it was created; on the client API, a client token (`<project>:<environment>.<secret>`). A `Bearer ` prefix is accepted.",
+      "An admin API token (`*:*.<secret>`) or a personal access token (`user:<secret>`), as given when it was created; on the client API, a client token (`<project>:<environment>.<secret>`); on the frontend API, a frontend token of the same form. A `Bearer ` prefix is accepted.",
   },
   sessionCookie: {
     type: "apiKey",
@@ -57,7 +57,7 @@ export function createOpenApiDocument(router: AnyRouter, info: { version: string
       if (operation.requestBody) operation.requestBody = requestBodyOf(operation.requestBody as RequestBodyObject, found.meta, example);
       operation.responses = {
         [String(found.meta.successStatus ?? 200)]: successOf(operation.responses?.["200"] as ResponseObject, example),
-        ...(path === "/api/client/features" ? { "304": { description: "Not modified: the If-None-Match matched the ETag; no body." } } : {}),
+        ...(path === "/api/client/features" || path === "/api/frontend" ? { "304": { description: "Not modified: the If-None-Match matched the ETag; no body." } } : {}),
         ...errorResponses(operationFailures(found)),
       };
     }
@@ -67,7 +67,7 @@ export function createOpenApiDocument(router: AnyRouter, info: { version: string
 
 function securityOf(meta: Meta): OperationObject["security"] {
   // SDKs send a client (or admin) token; a session is not enough.
-  if (meta.access === "client") return [{ apiToken: [] }];
+  if (meta.access === "client" || meta.access === "frontend") return [{ apiToken: [] }];
   if ((meta.access ?? "authenticated") !== "public") return ANY_CREDENTIALS;
   // Public, yet logout ends the session whose cookie comes along.
   return meta.openapi?.path === "/logout" ? [{}, { sessionCookie: [] }] : [];

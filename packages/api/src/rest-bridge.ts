@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from "@vexil/services";
 import { checkAccess } from "./access.ts";
 import type { Context } from "./context.ts";
 import { type HttpFailure, toHttpFailure } from "./error-response.ts";
+import { readJsonBody } from "./request-body.ts";
 import { type RestRoute, restRoutes } from "./rest-routes.ts";
 import { TransportError } from "./transport-error.ts";
 
@@ -18,8 +19,6 @@ export interface RestBridgeOptions {
 }
 
 export type RestHandler = (req: IncomingMessage, res: ServerResponse, ctx: Context) => Promise<void>;
-
-const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
 function compileRoutes(router: AnyRouter): MatchableRoute[] {
   const routes = restRoutes(router).map((route) => {
@@ -41,39 +40,6 @@ function decodeParam(raw: string, name: string): string {
       { path: name, message: "not valid URL encoding" },
     ]);
   }
-}
-
-/** Reads the body up to `limit` bytes; over it, stops reading and throws PayloadTooLarge. */
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw payloadTooLarge(limit);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-function payloadTooLarge(limit: number): TransportError {
-  return new TransportError("PayloadTooLarge", `The request body is larger than the limit of ${limit} bytes.`);
-}
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString("utf8"));
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : "unreadable";
-    throw new ValidationError(`The request body is not valid JSON: ${reason}`, [{ path: "", message: "malformed JSON" }]);
-  }
-}
-
-function requestHasBody(req: IncomingMessage): boolean {
-  const length = req.headers["content-length"];
-  if (length !== undefined) return Number(length) > 0;
-  return req.headers["transfer-encoding"] !== undefined;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -152,15 +118,10 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       checkAccess(ctx.principal, route.meta.access ?? "authenticated", params.environment);
 
       let input: Record<string, unknown> = route.hasBody ? params : { ...queryParameters(url, queryAt), ...params };
-      if (route.hasBody && requestHasBody(req)) {
-        const type = req.headers["content-type"] ?? "";
-        if (!JSON_TYPE.test(type)) {
-          throw new TransportError(
-            "ContentTypeerror",
-            `Content type "${type || "(none)"}" is not supported; send the body as application/json and set the Content-Type header accordingly.`,
-          );
-        }
-        const body = parseJson(await readBody(req, bodyLimit));
+      // A route without a body leaves any sent one unread, and it would hold the connection's next request hostage.
+      if (!route.hasBody) req.resume();
+      const body = route.hasBody ? await readJsonBody(req, bodyLimit) : undefined;
+      if (body !== undefined) {
         if (route.meta.bodyField) {
           input = { ...params, [route.meta.bodyField]: body };
         } else if (body === null || typeof body !== "object" || Array.isArray(body)) {
@@ -174,9 +135,6 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
           }
           input = { ...(body as Record<string, unknown>), ...params };
         }
-      } else {
-        // An unread body would otherwise hold the connection's next request hostage.
-        req.resume();
       }
 
       const caller = createCaller(ctx) as Record<string, unknown>;

@@ -11,6 +11,7 @@ import { clientFeaturesRouter } from "./router/client-features.ts";
 import { clientMetricsRouter } from "./router/client-metrics.ts";
 import { dependenciesRouter } from "./router/dependencies.ts";
 import { featureStrategiesRouter } from "./router/feature-strategies.ts";
+import { frontendRouter } from "./router/frontend.ts";
 import { segmentsRouter } from "./router/segments.ts";
 import { strategyTypesRouter } from "./router/strategy-types.ts";
 import { router } from "./trpc.ts";
@@ -31,6 +32,7 @@ export const appRouter = router({
   dependencies: dependenciesRouter,
   clientFeatures: clientFeaturesRouter,
   clientMetrics: clientMetricsRouter,
+  frontend: frontendRouter,
 });
 
 export type AppRouter = typeof appRouter;

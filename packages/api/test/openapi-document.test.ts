@@ -100,8 +100,9 @@ test("both security schemes, required on every admin operation; login needs none
   });
   for (const { name, meta, op } of operations) {
     if (meta.access === "public") continue;
-    // The client API takes SDK tokens only.
-    assert.equal(op.security, meta.access === "client" ? [{ apiToken: [] }] : [{ apiToken: [] }, { sessionCookie: [] }], name);
+    // The client and frontend APIs take SDK tokens only.
+    const tokensOnly = meta.access === "client" || meta.access === "frontend";
+    assert.equal(op.security, tokensOnly ? [{ apiToken: [] }] : [{ apiToken: [] }, { sessionCookie: [] }], name);
   }
   assert.equal(doc.paths["/auth/simple/login"].post.security, []);
 });

@@ -94,6 +94,22 @@ test("every failure is one VexilApiError with status, name, message and id; noth
   assert.ok(anonymous instanceof Error && anonymous.stack);
 });
 
+test("the frontend API with a frontend token: features reads the query's context, evaluate POSTs {context}", async () => {
+  await admin.features.create({ projectId: "default", name: "web.beta" });
+  const where = { projectId: "default", featureName: "web.beta", environment: "development" };
+  await admin.featureStrategies.add({ ...where, name: "userWithId", parameters: { userIds: "alice" } });
+  await admin.featureStrategies.enable(where);
+  const token = await admin.apiTokens.create({ tokenName: "web", type: "frontend", projects: ["default"], environment: "development" });
+  const browser = createRestClient({ baseUrl: srv.url, token: token.secret });
+  const names = (answer: { toggles: { name: string }[] }) => answer.toggles.map((t) => t.name);
+  assert.equal(names(await browser.frontend.features({ userId: "alice" })), ["web.beta"]);
+  assert.equal(names(await browser.frontend.features({ userId: "bob" })), []);
+  const posted = await browser.frontend.evaluate({ context: { userId: "alice", properties: { plan: "pro" } } });
+  assert.equal(posted.toggles[0], { name: "web.beta", enabled: true, variant: { name: "disabled", enabled: false, feature_enabled: true }, impressionData: false });
+  const refused = await failure(admin.frontend.features({ currentTime: "never" }));
+  assert.equal([refused.status, refused.name], [400, "ValidationError"]);
+});
+
 test("path parameters are encoded: a name with a slash stays one segment", async () => {
   const odd = await failure(admin.features.get({ projectId: "default", featureName: "a/b" }));
   assert.equal([odd.status, odd.name], [404, "NotFoundError"]);

@@ -104,3 +104,18 @@ export { registerClient } from "./client-metrics/register-client.ts";
 export { type ClientMetricsBuffer, createClientMetricsBuffer, type MetricCounts } from "./client-metrics/client-metrics-buffer.ts";
 export { storeClientMetrics } from "./client-metrics/store-client-metrics.ts";
 export { type ClientApplication, featureMetricsRaw, type FeatureMetricsRow, listClientApplications } from "./client-metrics/read-client-metrics.ts";
+export {
+  CONTEXT_FIELDS,
+  type FrontendContext,
+  type FrontendContextInput,
+  frontendContextSchema,
+  MAX_CONTEXT_PROPERTIES,
+  MAX_CONTEXT_VALUE,
+} from "./frontend-evaluation/frontend-context.ts";
+export {
+  createFrontendEvaluator,
+  type FrontendEvaluator,
+  frontendEvaluatorFor,
+  type FrontendToggle,
+  type FrontendVariant,
+} from "./frontend-evaluation/frontend-evaluator.ts";

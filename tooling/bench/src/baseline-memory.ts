@@ -37,6 +37,8 @@ function setClientFeatures(body: string, etag: string): void {
   notModified = { status: 304, body: Buffer.alloc(0), headers: { etag } };
 }
 setClientFeatures(bodies.clientFeatures ?? "{}", bodies.clientEtag ?? '""');
+// The frontend API's answer for one context; bench.ts sets it before the frontend scenario.
+let frontend: Reply = json(200, bodies.frontend ?? '{"toggles":[]}');
 const missing = json(404, '{"name":"NotFoundError"}');
 
 const server = createServer((req, res) => {
@@ -48,12 +50,23 @@ const server = createServer((req, res) => {
   else if (url === "/health") reply = health;
   else if (req.method === "GET" && url.startsWith("/api/client/features")) reply =
       req.headers["if-none-match"] === clientEtag ? notModified : /\bgzip\b/.test(req.headers["accept-encoding"] ?? "") ? clientFeaturesGzip : clientFeatures;
+  else if (req.method === "GET" && url.startsWith("/api/frontend")) reply = frontend;
   if (req.method === "PUT" && url === "/bench/client-features") {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const { body, etag } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { body: string; etag: string };
       setClientFeatures(body, etag);
+      res.writeHead(204);
+      res.end();
+    });
+    return;
+  }
+  if (req.method === "PUT" && url === "/bench/frontend") {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      frontend = json(200, Buffer.concat(chunks).toString("utf8"));
       res.writeHead(204);
       res.end();
     });

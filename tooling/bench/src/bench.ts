@@ -12,6 +12,7 @@ import { createTestDb } from "@vexil/db/testing";
 import pg from "pg";
 import { measureCrossInstanceChange } from "./cross-instance-change.ts";
 import { addFeatures, CALLER_PENDING, featureName, PROJECT, seedChangeRequests, seedProjects } from "./dataset.ts";
+import { type FrontendResult, runFrontendScenario } from "./frontend-scenario.ts";
 import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
 import { startTarget, stopTarget, type Target, withPeakRss } from "./processes.ts";
@@ -62,6 +63,16 @@ async function measureInTurns(targets: Target[], spec: LoadSpec): Promise<Measur
   return samples.map(medianOf);
 }
 
+/** The frontend scenario's lines under the table, and its target. */
+function frontendReport({ row, sdkSetsPerS }: FrontendResult): string[] {
+  const rps = row.server.stats.rps;
+  const ratio = rps / (row.memory?.stats.rps ?? Number.NaN);
+  return [
+    `frontend API: ${rps.toFixed(0)} evaluations of the ${row.features}-flag set/s; (c) the SDK (unleash-client) in one process: ${sdkSetsPerS.toFixed(0)}/s = ${(rps / sdkSetsPerS).toFixed(2)}x of (c)`,
+    check(`GET frontend API at ${row.features} flags vs baseline (a) >= 0.5x`, `${ratio.toFixed(2)}x`, ratio >= 0.5),
+  ];
+}
+
 async function main(): Promise<void> {
   log(
     `node ${process.version}, ${cpus().length} cores, load average ${load()}; each figure the median of ${settings.rounds} measurements of ${settings.durationS} s, after ${settings.warmupS} s of warm-up`,
@@ -101,6 +112,33 @@ async function main(): Promise<void> {
     const session = { cookie };
     const pat = await api(server.base, "POST", "/api/admin/user/tokens", session, { description: "bench", expiresAt: null });
     const personal = { authorization: pat.json.secret as string };
+
+    const frontendScenario = (memory: Target) =>
+      runFrontendScenario({
+        server,
+        memory,
+        client,
+        admin,
+        flags: settings.frontendFlags,
+        connections: settings.connections,
+        rounds: settings.rounds,
+        durationS: settings.durationS,
+        warmupS: settings.warmupS,
+        measureInTurns,
+        api,
+        log,
+      });
+    if (settings.only === "frontend") {
+      const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
+      writeFileSync(bodiesFile, "{}");
+      const memory = await startTarget("baseline (a)", ["--import", "tsx", "baseline-memory.ts"], { cwd: HERE, env: { BENCH_BODIES: bodiesFile }, readyPath: "/health" });
+      targets.push(memory);
+      const result = await frontendScenario(memory);
+      console.log(`\n${formatTable([result.row])}\n`);
+      console.log("(a) bare node:http answering the same JSON from memory; (c) the SDK evaluating the same flags in process, context after context.\n\ntargets:");
+      for (const line of frontendReport(result)) console.log(line);
+      return;
+    }
 
     let started = performance.now();
     await seedProjects(client);
@@ -186,6 +224,8 @@ async function main(): Promise<void> {
       await run("GET pending, personal token", pendingSpec);
     }
     const tokenRow = rows.filter((r) => r.scenario === "GET variants, admin token").at(-1) as Row;
+    const frontendResult = await frontendScenario(memory as Target);
+    rows.push(frontendResult.row);
     const cookieRow = await run("GET variants, session cookie", variantsOf(session));
     await run("POST banners, admin token", bannerSpec);
 
@@ -290,6 +330,7 @@ async function main(): Promise<void> {
       ),
     );
     console.log(check(`GET variants (token) p99 < 20 ms at ${settings.connections} connections`, `${t.p99} ms`, t.p99 < 20));
+    for (const line of frontendReport(frontendResult)) console.log(line);
     const cookieRatio = cookieRow.server.stats.rps / t.rps;
     console.log(check("session-cookie GET within 15% of token GET", `${cookieRatio.toFixed(2)}x`, cookieRatio >= 0.85));
     console.log(check("login storm moves the GET's p99 by < 2x", `${quiet.stats.p99} -> ${stormy.stats.p99} ms = ${stormRatio.toFixed(2)}x`, stormRatio < 2));

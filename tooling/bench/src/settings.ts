@@ -42,6 +42,16 @@ export interface BenchSettings {
   serverDir: URL | undefined;
   /** When set, the server runs with --cpu-prof and writes its profile here. */
   cpuProfDir: string | undefined;
+  /** Flags in the frontend API scenario's set (every one evaluated per request). */
+  frontendFlags: number;
+  /** "frontend" runs the frontend API scenario alone (about a minute); unset runs everything. */
+  only: "frontend" | undefined;
+}
+
+function onlyScenario(raw: string | undefined): "frontend" | undefined {
+  if (!raw) return undefined;
+  if (raw !== "frontend") throw new Error(`BENCH_ONLY must be "frontend" (or unset for every scenario), not "${raw}"`);
+  return raw;
 }
 
 export function loadBenchSettings(): BenchSettings {
@@ -60,5 +70,7 @@ export function loadBenchSettings(): BenchSettings {
     stormGetConnections: num("BENCH_STORM_GET_CONNECTIONS", 10),
     serverDir: process.env.BENCH_SERVER_DIR ? pathToFileURL(`${resolve(process.env.BENCH_SERVER_DIR)}/`) : undefined,
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
+    frontendFlags: num("BENCH_FRONTEND_FLAGS", 1_000),
+    only: onlyScenario(process.env.BENCH_ONLY),
   };
 }

@@ -32,8 +32,9 @@ Loads a demo project, "${DEMO_PROJECT.id}", so that every operation has somethin
   - the Editors alice, bob and carol, and change requests that they proposed, approved,
     rejected, cancelled, scheduled and applied: alice has 3 pending (In review, Approved,
     Scheduled), bob has 1 (Draft).
-It prints each demo user's personal access token. The demo users share one password: on a
-terminal you are asked for it twice (nothing is echoed); otherwise it is the first line of stdin:
+It prints each demo user's personal access token and a frontend token for browsers. The demo
+users share one password: on a terminal you are asked for it twice (nothing is echoed); otherwise
+it is the first line of stdin:
   printf '%s\\n' 'demo-password' | vexil demo
 
 Like \`vexil serve\` on a first start, it creates the "admin" user (password ADMIN_PASSWORD)
@@ -55,6 +56,9 @@ or one of the demo users exists already. With the embedded database, stop the se
       terminal.print("");
       terminal.print("Demo users (Editors; the password is the one you gave) and their personal access tokens, shown only now:");
       for (const user of loaded.users) terminal.print(`  ${user.username.padEnd(6)} ${user.token}`);
+      terminal.print("");
+      terminal.print(`Frontend token for browsers (unleash-proxy-client, url <server>/api/frontend; list the page's origin in CORS_ORIGINS):`);
+      terminal.print(`  ${loaded.frontendToken}`);
       terminal.print("");
       terminal.print("Change requests:");
       for (const cr of loaded.changeRequests) {

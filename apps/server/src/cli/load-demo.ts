@@ -7,6 +7,7 @@ import {
   createEnvironment,
   createFeature,
   createSegment,
+  createApiToken,
   createPersonalToken,
   createProject,
   createUser,
@@ -39,6 +40,8 @@ import {
 
 export interface LoadedDemo {
   users: { username: string; role: string; token: string }[];
+  /** A frontend token for browsers, on the demo project's development environment. */
+  frontendToken: string;
   changeRequests: { id: number; environment: string; feature: string; author: string; state: string }[];
 }
 
@@ -123,7 +126,9 @@ export async function loadDemo(db: Kysely<Database>, hasher: PasswordHasher, pas
         const token = await createPersonalToken(trx, principals[demoUser.username], { description: "vexil demo", expiresAt: null });
         users.push({ username: demoUser.username, role: demoUser.role, token: token.secret });
       }
-      return { users, changeRequests };
+      progress("Creating a frontend token for browsers...");
+      const frontend = await createApiToken(trx, null, { tokenName: "demo-web", type: "frontend", projects: [DEMO_PROJECT.id], environment: "development" });
+      return { users, changeRequests, frontendToken: frontend.secret };
     });
   } catch (error) {
     // All or nothing: the users made above go too, so that a second try starts clean.

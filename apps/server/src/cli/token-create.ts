@@ -19,7 +19,8 @@ captures it. It is stored hashed and cannot be shown again.
   admin     calls the admin API with every permission: "*:*.<secret>"
   client    for server-side SDKs (the client API, /api/client/...), limited to projects and one
             environment: "<project>:<environment>.<secret>"; give an Unleash SDK the URL <server>/api/
-  frontend  for browser SDKs, the same shape as client
+  frontend  for browser SDKs (the frontend API), the same shape as client; give
+            unleash-proxy-client the URL <server>/api/frontend, and list the page's origin in CORS_ORIGINS
 
 --project (repeatable) and --environment apply to client and frontend tokens: without them the
 token covers every project ("*") and the "development" environment.

@@ -1,8 +1,8 @@
-import { adminToken, clientToken, userWithRole } from "./principals.ts";
+import { adminToken, clientToken, frontendToken, userWithRole } from "./principals.ts";
 import type { TestServer } from "./test-server.ts";
 
 /** Every kind of caller the admin API must tell apart (issue 9's authorization matrix). */
-export const PRINCIPAL_KINDS = ["nobody", "tampered", "revoked", "viewer", "editor", "admin", "adminToken", "clientToken", "personalToken"] as const;
+export const PRINCIPAL_KINDS = ["nobody", "tampered", "revoked", "viewer", "editor", "admin", "adminToken", "clientToken", "personalToken", "frontendToken"] as const;
 export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];
 
 export interface Caller {
@@ -41,6 +41,8 @@ export async function newCaller(srv: TestServer, kind: PrincipalKind): Promise<C
       return { kind, headers: await adminToken(srv) };
     case "clientToken":
       return { kind, headers: await clientToken(srv) };
+    case "frontendToken":
+      return { kind, headers: await frontendToken(srv) };
     case "personalToken": {
       const editor = await userWithRole(srv, "editor");
       const res = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "matrix", expiresAt: null }, headers: editor.headers });

@@ -21,6 +21,14 @@ export async function clientToken(srv: TestServer): Promise<Record<string, strin
   return { authorization: token.secret };
 }
 
+/** Headers carrying a new frontend token (for browsers), which only the frontend API takes. */
+export async function frontendToken(srv: TestServer): Promise<Record<string, string>> {
+  const token = await srv.db.db
+    .transaction()
+    .execute((trx) => createApiToken(trx, null, { tokenName: `frontend-${++counter}`, type: "frontend", projects: ["default"], environment: "development" }));
+  return { authorization: token.secret };
+}
+
 /** A new user with that root role, logged in over HTTP; `headers` carry its session cookie. */
 export async function userWithRole(
   srv: TestServer,

@@ -1,14 +1,8 @@
-import {
-  clientMetricsSchema,
-  clientRegistrationSchema,
-  createClientMetricsBuffer,
-  featureMetricsRaw,
-  listClientApplications,
-  registerClient,
-  storeClientMetrics,
-} from "@vexil/services";
+import { clientRegistrationSchema, featureMetricsRaw, listClientApplications, registerClient } from "@vexil/services";
 import { z } from "zod";
 import { clientScope } from "../client-scope.ts";
+import { recordSdkMetrics } from "../record-sdk-metrics.ts";
+import { sdkMetricsInputSchema } from "../schemas/sdk-metrics.ts";
 import { toJson } from "../schemas/to-json.ts";
 import { protectedProcedure } from "../trpc.ts";
 
@@ -61,17 +55,10 @@ export const clientMetricsRouter = {
       access: "client",
       successStatus: 202,
     })
-    .input(clientMetricsSchema.extend({ bucket: z.object({ start: z.union([z.string(), z.int()]), stop: z.union([z.string(), z.int()]), toggles: clientMetricsSchema.shape.bucket.shape.toggles }) }).loose())
+    .input(sdkMetricsInputSchema)
     .output(z.object({}))
     .mutation(async ({ ctx, input }) => {
-      const environment = clientScope(ctx.principal).environment;
-      if (ctx.deps.clientMetrics) {
-        ctx.deps.clientMetrics.add(environment, input);
-      } else {
-        const buffer = createClientMetricsBuffer();
-        buffer.add(environment, input);
-        await storeClientMetrics(ctx.db, buffer.drain());
-      }
+      await recordSdkMetrics(ctx.deps, clientScope(ctx.principal).environment, input);
       return {};
     }),
 

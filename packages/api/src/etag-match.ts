@@ -1,0 +1,5 @@
+/** Whether an If-None-Match header names this ETag (weak or strong) or `*`. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*");
+}

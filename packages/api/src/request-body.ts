@@ -1,0 +1,58 @@
+import type { IncomingMessage } from "node:http";
+import { ValidationError } from "@vexil/services";
+import { TransportError } from "./transport-error.ts";
+
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
+/** Reads the body up to `limit` bytes; over it, stops reading and throws PayloadTooLarge. */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw payloadTooLarge(limit);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function payloadTooLarge(limit: number): TransportError {
+  return new TransportError("PayloadTooLarge", `The request body is larger than the limit of ${limit} bytes.`);
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : "unreadable";
+    throw new ValidationError(`The request body is not valid JSON: ${reason}`, [{ path: "", message: "malformed JSON" }]);
+  }
+}
+
+function requestHasBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  if (length !== undefined) return Number(length) > 0;
+  return req.headers["transfer-encoding"] !== undefined;
+}
+
+/**
+ * A request's JSON body, checked in the contract's order: content type (415), size (413), JSON
+ * (400). `undefined` when the request has no body; its socket is then free for the next request.
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  if (!requestHasBody(req)) {
+    // An unread body would otherwise hold the connection's next request hostage.
+    req.resume();
+    return undefined;
+  }
+  const type = req.headers["content-type"] ?? "";
+  if (!JSON_TYPE.test(type)) {
+    throw new TransportError(
+      "ContentTypeerror",
+      `Content type "${type || "(none)"}" is not supported; send the body as application/json and set the Content-Type header accordingly.`,
+    );
+  }
+  return parseJson(await readBody(req, limit));
+}

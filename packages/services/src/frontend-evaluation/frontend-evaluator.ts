@@ -1,0 +1,110 @@
+import { createRequire } from "node:module";
+import type UnleashClientClass from "unleash-client/lib/client.js";
+import type { Context as SdkContext } from "unleash-client/lib/context.js";
+import type { FeatureInterface } from "unleash-client/lib/feature.js";
+import type { RepositoryInterface } from "unleash-client/lib/repository/index.js";
+import type { Strategy } from "unleash-client/lib/strategy/index.js";
+import type { Segment } from "unleash-client/lib/strategy/strategy.js";
+import type { ClientFeatureSet } from "../client-features/client-feature.ts";
+import { CONTEXT_FIELDS, type FrontendContext } from "./frontend-context.ts";
+
+// The Node SDK's evaluator, as Unleash's own frontend API and proxy use it: the client that
+// evaluates over a repository, and the built-in strategies. Both are CommonJS modules whose
+// class is their `default` export; required as such, so Node and the bundle agree on what it is.
+const requireSdk = createRequire(import.meta.url);
+const { default: UnleashClient } = requireSdk("unleash-client/lib/client.js") as { default: typeof UnleashClientClass };
+const { defaultStrategies } = requireSdk("unleash-client/lib/strategy/index.js") as { defaultStrategies: Strategy[] };
+
+/** A variant as the frontend API answers it (U). */
+export interface FrontendVariant {
+  name: string;
+  enabled: boolean;
+  payload?: { type: string; value: string };
+  feature_enabled: boolean;
+}
+
+/** One flag that is on for the context, as `unleash-proxy-client` reads it. */
+export interface FrontendToggle {
+  name: string;
+  enabled: true;
+  variant: FrontendVariant;
+  impressionData: boolean;
+}
+
+export interface FrontendEvaluator {
+  /** The flags that are on for this context, by name, with the variant each gives it. */
+  evaluate(context: FrontendContext): FrontendToggle[];
+}
+
+// What the SDK's Unleash object puts under every context when it is built with defaults (U: the
+// frontend API builds it with appName "frontend-api").
+const STATIC_CONTEXT = { appName: "frontend-api", environment: "default" };
+
+function sdkContext(context: FrontendContext): SdkContext {
+  const out: Record<string, unknown> = { ...STATIC_CONTEXT, properties: { ...context.properties } };
+  for (const field of CONTEXT_FIELDS) {
+    // The SDK reads currentTime through `new Date(...)`, so the text it was sent as is what it needs.
+    if (context[field]) out[field] = context[field];
+  }
+  return out as SdkContext;
+}
+
+/**
+ * Builds the SDK's evaluator over one snapshot. It reads the features as an SDK that polled the
+ * client API would have parsed them (segments by id), so evaluating here is evaluating there.
+ */
+export function createFrontendEvaluator(set: ClientFeatureSet): FrontendEvaluator {
+  const served = JSON.parse(JSON.stringify({ features: set.features, segments: set.segments })) as {
+    features: FeatureInterface[];
+    segments: Segment[];
+  };
+  const toggles = new Map(served.features.map((f) => [f.name, f]));
+  const segments = new Map(served.segments.map((s) => [s.id, s]));
+  const repository = {
+    getToggle: (name: string) => toggles.get(name),
+    getToggles: () => served.features,
+    getSegment: (id: number) => segments.get(id),
+  } as unknown as RepositoryInterface;
+  const client = new UnleashClient(repository, defaultStrategies);
+  // The SDK emits "error" for a malformed feature; without a listener an EventEmitter would throw.
+  client.on("error", () => {});
+  // A flag whose environment switch is off is never on: the SDK need not look at it.
+  const candidates = served.features.filter((f) => f.enabled);
+
+  return {
+    evaluate(context) {
+      const ctx = sdkContext(context);
+      const on: FrontendToggle[] = [];
+      for (const feature of candidates) {
+        // One evaluation gives both the switch and the variant, so they cannot disagree under
+        // random stickiness; forceGetVariant is getVariant without impression events (as Unleash's proxy).
+        const variant = client.forceGetVariant(feature.name, ctx);
+        if (!variant.feature_enabled) continue;
+        on.push({
+          name: feature.name,
+          enabled: true,
+          variant: {
+            name: variant.name,
+            enabled: variant.enabled,
+            ...(variant.payload ? { payload: { type: variant.payload.type, value: variant.payload.value } } : {}),
+            feature_enabled: true,
+          },
+          impressionData: feature.impressionData === true,
+        });
+      }
+      return on;
+    },
+  };
+}
+
+const evaluators = new WeakMap<ClientFeatureSet, FrontendEvaluator>();
+
+/** The evaluator of a snapshot, built once while the snapshot lives. */
+export function frontendEvaluatorFor(set: ClientFeatureSet): FrontendEvaluator {
+  let evaluator = evaluators.get(set);
+  if (!evaluator) {
+    evaluator = createFrontendEvaluator(set);
+    evaluators.set(set, evaluator);
+  }
+  return evaluator;
+}
