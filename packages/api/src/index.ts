@@ -8,3 +8,6 @@ export { createTrpcHandler, type TrpcHandler } from "./trpc-handler.ts";
 export { authenticate } from "./authenticate.ts";
 export type { CookieSettings } from "./session-cookie.ts";
 export { handleClientFeatures } from "./client-features-handler.ts";
+export { handleClientDelta } from "./client-delta-handler.ts";
+export { handleClientStreaming } from "./client-streaming-handler.ts";
+export { type ClientStreams, type ClientStreamsOptions, createClientStreams } from "./client-streams.ts";

@@ -24,6 +24,14 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
   },
 };
 
+const STREAMING_PATH = "/api/client/streaming";
+// Served at the edge as server-sent events; the procedure's JSON is the data of the first event.
+const STREAMING_SUCCESS: ResponseObject = {
+  description:
+    "Server-sent events: `id: <revision>`, `event: unleash-connected` or `unleash-updated`, `data: {\"events\": [...]}` (ClientDelta); `: heartbeat` comments; or, past the instance's stream limit, `event: fetch-mode` with `data: polling`.",
+  content: { "text/event-stream": { schema: { type: "string" } } },
+};
+
 const ANY_CREDENTIALS: SecurityRequirementObject[] = [{ apiToken: [] }, { sessionCookie: [] }];
 
 /**
@@ -55,9 +63,10 @@ export function createOpenApiDocument(router: AnyRouter, info: { version: string
       const example = OPERATION_EXAMPLES[found.procedurePath] ?? {};
       operation.security = securityOf(found.meta);
       if (operation.requestBody) operation.requestBody = requestBodyOf(operation.requestBody as RequestBodyObject, found.meta, example);
+      const success = successOf(operation.responses?.["200"] as ResponseObject, example);
       operation.responses = {
-        [String(found.meta.successStatus ?? 200)]: successOf(operation.responses?.["200"] as ResponseObject, example),
-        ...(path === "/api/client/features" ? { "304": { description: "Not modified: the If-None-Match matched the ETag; no body." } } : {}),
+        [String(found.meta.successStatus ?? 200)]: path === STREAMING_PATH ? STREAMING_SUCCESS : success,
+        ...(path === "/api/client/features" || path === "/api/client/delta" ? { "304": { description: "Not modified: the If-None-Match matched the ETag; no body." } } : {}),
         ...errorResponses(operationFailures(found)),
       };
     }

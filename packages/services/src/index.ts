@@ -104,3 +104,6 @@ export { registerClient } from "./client-metrics/register-client.ts";
 export { type ClientMetricsBuffer, createClientMetricsBuffer, type MetricCounts } from "./client-metrics/client-metrics-buffer.ts";
 export { storeClientMetrics } from "./client-metrics/store-client-metrics.ts";
 export { type ClientApplication, featureMetricsRaw, type FeatureMetricsRow, listClientApplications } from "./client-metrics/read-client-metrics.ts";
+export type { ClientDelta, ClientDeltaEvent, HydrationEvent } from "./client-streaming/client-delta-event.ts";
+export { type ClientFeatureHub, type ClientFeatureUpdate, createClientFeatureHub, DEFAULT_HISTORY } from "./client-streaming/client-feature-hub.ts";
+export { type ClientFeatureHubs, type ClientFeatureHubsOptions, createClientFeatureHubs } from "./client-streaming/client-feature-hubs.ts";
