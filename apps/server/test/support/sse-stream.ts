@@ -13,8 +13,8 @@ export interface SseStream {
   headers: Record<string, string | string[] | undefined>;
   /** The next event, or a rejection when the stream ends first or nothing comes within `deadlineMs`. */
   next(deadlineMs?: number): Promise<SseEvent>;
-  /** Resolves when the server ends the response. */
-  ended: Promise<void>;
+  /** Resolves when the response is over: "end" when the server ended it, "cut" when the connection broke or close() aborted it. */
+  ended: Promise<"end" | "cut">;
   close(): void;
 }
 
@@ -43,7 +43,7 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
   const waiters: { resolve(e: SseEvent): void; reject(e: Error): void }[] = [];
   let done = false;
   let buffer = "";
-  const ended = (async () => {
+  const ended = (async (): Promise<"end" | "cut"> => {
     try {
       for await (const chunk of res.body) {
         buffer += chunk.toString("utf8");
@@ -56,8 +56,9 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
           else queue.push(event);
         }
       }
+      return "end";
     } catch {
-      // Aborted by close().
+      return "cut";
     } finally {
       done = true;
       for (const waiter of waiters.splice(0)) waiter.reject(new Error("the stream ended"));
