@@ -40,6 +40,12 @@ export interface BenchSettings {
   serverDir: URL | undefined;
   /** When set, the server runs with --cpu-prof and writes its profile here. */
   cpuProfDir: string | undefined;
+  /** Concurrent SSE streams the streaming scenario opens on the server, one run per count; empty skips it. */
+  streams: number[];
+  /** Flag changes timed from the admin write to every stream, per stream count. */
+  streamChanges: number;
+  /** Only the streaming scenario (at the first feature count), for a quick look at it. */
+  onlyStreams: boolean;
 }
 
 export function loadBenchSettings(): BenchSettings {
@@ -57,5 +63,8 @@ export function loadBenchSettings(): BenchSettings {
     stormGetConnections: num("BENCH_STORM_GET_CONNECTIONS", 10),
     serverDir: process.env.BENCH_SERVER_DIR ? pathToFileURL(`${resolve(process.env.BENCH_SERVER_DIR)}/`) : undefined,
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
+    streams: process.env.BENCH_STREAMS === "0" ? [] : list("BENCH_STREAMS", [1_000, 5_000]),
+    streamChanges: Math.max(1, num("BENCH_STREAM_CHANGES", 5)),
+    onlyStreams: process.env.BENCH_ONLY_STREAMS === "true" || process.env.BENCH_ONLY_STREAMS === "1",
   };
 }
