@@ -174,7 +174,8 @@ async function main(): Promise<void> {
       console.log(formatStreamingTable(results));
       console.log("");
       console.log(`streams: raw SSE clients in the bench process; latency from sending the admin write (POST .../on|off) to each stream's unleash-updated frame, over every stream and change.`);
-      console.log(`client 304 poll and GET variants (admin token), ${settings.connections} connections, ${features} features:`);
+      console.log(`RSS: the server's resident memory after the poll and admin read were measured without streams, then with the streams open (and idle) for 2 s.`);
+      console.log(`client 304 poll and GET variants (admin token), ${settings.connections} connections, ${features} features, one measurement each of ${settings.durationS} s:`);
       console.log(`  without streams: poll p99 ${pollQuiet.stats.p99} ms (${pollQuiet.stats.rps.toFixed(0)} req/s), admin read p99 ${adminQuiet.stats.p99} ms (${adminQuiet.stats.rps.toFixed(0)} req/s)`);
       for (const r of results) {
         console.log(
