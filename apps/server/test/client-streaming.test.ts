@@ -158,7 +158,7 @@ test("delta: a hydration with the revision as ETag; 304 at that revision; the ev
   assert.equal(narrowed.json.events[0].features, []);
 });
 
-test("delta and streaming take a client or admin token; a frontend token, a user or nobody gets the one error body", async () => {
+test("delta and streaming take a client or admin token; a frontend token, a user or nobody gets the one error body; JSON for a JSON client", async () => {
   const frontend = { authorization: await newToken("frontend") };
   const user = (await userWithRole(srv, "admin")).headers;
   for (const path of ["/api/client/delta", "/api/client/streaming"]) {
@@ -168,6 +168,11 @@ test("delta and streaming take a client or admin token; a frontend token, a user
     assertError(await call("GET", path, undefined, user), 403, "NoAccessError");
     assertError(await call("GET", `${path}?namePrefix=${"x".repeat(101)}`, undefined, sdk), 400, "ValidationError");
   }
+  // A JSON client (the typed REST client sends Accept: application/json) gets the first event's data.
+  const json = await call("GET", "/api/client/streaming", undefined, { ...sdk, accept: "application/json" });
+  assert.is(json.status, 200);
+  assert.match(String(json.headers["content-type"]), /^application\/json/);
+  assert.is(json.json.events[0].type, "hydration");
   const byAdmin = await stream(admin);
   try {
     assert.is((await nextEvent(byAdmin)).event, "unleash-connected");

@@ -25,12 +25,12 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
 };
 
 const STREAMING_PATH = "/api/client/streaming";
-// Served at the edge as server-sent events; the procedure's JSON is the data of the first event.
-const STREAMING_SUCCESS: ResponseObject = {
+// Served at the edge as server-sent events; a caller that accepts only JSON gets the first event's data, as the procedure answers it.
+const streamingSuccess = (json: ResponseObject): ResponseObject => ({
   description:
-    "Server-sent events: `id: <revision>`, `event: unleash-connected` or `unleash-updated`, `data: {\"events\": [...]}` (ClientDelta); `: heartbeat` comments; or, past the instance's stream limit, `event: fetch-mode` with `data: polling`.",
-  content: { "text/event-stream": { schema: { type: "string" } } },
-};
+    "Server-sent events: `id: <revision>`, `event: unleash-connected` or `unleash-updated`, `data: {\"events\": [...]}` (ClientDelta); `: heartbeat` comments; or, past the instance's stream limit, `event: fetch-mode` with `data: polling`. With `Accept: application/json` (and not `text/event-stream`), the first event's data as JSON.",
+  content: { "text/event-stream": { schema: { type: "string" } }, ...json.content },
+});
 
 const ANY_CREDENTIALS: SecurityRequirementObject[] = [{ apiToken: [] }, { sessionCookie: [] }];
 
@@ -65,7 +65,7 @@ export function createOpenApiDocument(router: AnyRouter, info: { version: string
       if (operation.requestBody) operation.requestBody = requestBodyOf(operation.requestBody as RequestBodyObject, found.meta, example);
       const success = successOf(operation.responses?.["200"] as ResponseObject, example);
       operation.responses = {
-        [String(found.meta.successStatus ?? 200)]: path === STREAMING_PATH ? STREAMING_SUCCESS : success,
+        [String(found.meta.successStatus ?? 200)]: path === STREAMING_PATH ? streamingSuccess(success) : success,
         ...(path === "/api/client/features" || path === "/api/client/delta" ? { "304": { description: "Not modified: the If-None-Match matched the ETag; no body." } } : {}),
         ...errorResponses(operationFailures(found)),
       };
