@@ -1,7 +1,7 @@
 import type { AuthCache, Database } from "@vexil/db";
 import type { ClientFeatureHubs, ClientFeatureSnapshots, ClientMetricsBuffer, LoginPolicy, PasswordHasher, Principal } from "@vexil/services";
 import type { Kysely } from "kysely";
-import type { ClientStreams } from "./client-streams.ts";
+import type { ClientStreams } from "./client-streaming/client-streams.ts";
 import type { CookieSettings } from "./session-cookie.ts";
 
 /** The few logger methods the API uses; pino's logger satisfies it. */

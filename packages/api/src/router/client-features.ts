@@ -1,6 +1,6 @@
 import { clientFeatureFrom, NotFoundError, renderClientFeatures } from "@vexil/services";
 import { z } from "zod";
-import { narrowHydration } from "../client-query.ts";
+import { narrowHydration } from "../client-streaming/client-query.ts";
 import { clientHub, servedFeatures } from "../client-scope.ts";
 import { clientDeltaSchema } from "../schemas/client-delta.ts";
 import { clientFeatureSchema, clientFeaturesSchema } from "../schemas/client-feature.ts";

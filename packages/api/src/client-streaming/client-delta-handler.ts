@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { checkAccess } from "./access.ts";
+import { checkAccess } from "../access.ts";
 import { narrowEvents, narrowHydration, clientQueryFrom } from "./client-query.ts";
-import { clientHub } from "./client-scope.ts";
-import type { Context } from "./context.ts";
-import { toHttpFailure } from "./error-response.ts";
-import { sendFailure } from "./rest-bridge.ts";
+import { clientHub } from "../client-scope.ts";
+import type { Context } from "../context.ts";
+import { toHttpFailure } from "../error-response.ts";
+import { sendFailure } from "../rest-bridge.ts";
 
 /** The revision an SDK holds, from its If-None-Match (`"<revision>"`, as this route's ETag gives it). */
 export function revisionFrom(header: string | string[] | undefined): number | undefined {

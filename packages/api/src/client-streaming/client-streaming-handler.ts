@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NotFoundError } from "@vexil/services";
-import { checkAccess } from "./access.ts";
+import { checkAccess } from "../access.ts";
 import { clientQueryFrom, narrowHydration } from "./client-query.ts";
-import { clientHub } from "./client-scope.ts";
-import type { Context } from "./context.ts";
-import { toHttpFailure } from "./error-response.ts";
-import { sendFailure, sendJson } from "./rest-bridge.ts";
+import { clientHub } from "../client-scope.ts";
+import type { Context } from "../context.ts";
+import { toHttpFailure } from "../error-response.ts";
+import { sendFailure, sendJson } from "../rest-bridge.ts";
 
 function lastEventIdFrom(header: string | string[] | undefined): number | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
