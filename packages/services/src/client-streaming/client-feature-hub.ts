@@ -69,7 +69,11 @@ export function createClientFeatureHub(load: () => Promise<ClientFeatureSet>, ma
       revision = baseRevision = set.revisionId;
       return;
     }
-    // A commit with a lower event id can land after one with a higher id: revisions still only grow.
+    // A commit with a lower event id can land after one with a higher id (or a change come without
+    // an event): revisions still only grow, but then this instance's number for the state is its
+    // own, and an SDK that resumes with it on another instance may miss that one change until the
+    // feature changes again or it hydrates. Writes through the API append an event, so this needs
+    // two writes committing out of order and a reconnect to another instance in between.
     const nextRevision = Math.max(set.revisionId, revision + 1);
     const events = diffClientFeatures(current, next, nextRevision);
     current = next;
