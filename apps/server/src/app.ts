@@ -9,9 +9,12 @@ import {
   type Context,
   createOpenApiDocument,
   createRestBridge,
+  createClientStreams,
   createFrontendHandler,
   createTrpcHandler,
+  handleClientDelta,
   handleClientFeatures,
+  handleClientStreaming,
   type Logger,
   sendFailure,
   sendJson,
@@ -20,6 +23,7 @@ import {
 import { createAuthCache, type Db } from "@vexil/db";
 import { createPasswordHasher } from "@vexil/password-hasher";
 import {
+  createClientFeatureHubs,
   createClientFeatureSnapshots,
   createClientMetricsBuffer,
   DEFAULT_LOGIN_LIMITS,
@@ -79,11 +83,25 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
   });
   // Snapshots of what SDKs are served, dropped at every change heard from any instance.
   const clientFeatures = createClientFeatureSnapshots(db.db);
+  // What streams and delta polls are sent, as revisions per scope: each change heard is diffed and sent.
+  const clientFeatureHubs = createClientFeatureHubs(db.db, {
+    maxHistory: config.STREAMING_HISTORY,
+    onError: (error) => log.warn({ err: error }, "could not read what SDKs are served; streams catch up at the next change"),
+  });
+  const clientStreams = createClientStreams({ maxConnections: config.STREAMING_MAX_CONNECTIONS, heartbeatMs: config.STREAMING_HEARTBEAT_MS });
   const flagChanges = db.listen(FLAG_CHANGES_CHANNEL, {
-    onMessage: () => clientFeatures.invalidate(),
-    onListening: () => clientFeatures.resume(),
+    onMessage: () => {
+      clientFeatures.invalidate();
+      clientFeatureHubs.changed();
+    },
+    onListening: () => {
+      clientFeatures.resume();
+      // Also after a lost connection: each hub reloads and sends what it missed.
+      clientFeatureHubs.resume();
+    },
     onLost: (error) => {
       clientFeatures.suspend();
+      clientFeatureHubs.suspend();
       if (!closing) log.warn({ err: error }, "lost the database connection that hears flag changes; serving SDKs fresh reads until it is back");
     },
   });
@@ -106,6 +124,8 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     loginPolicy: { sessions, limits: DEFAULT_LOGIN_LIMITS },
     principals,
     clientFeatures,
+    clientFeatureHubs,
+    clientStreams,
     clientMetrics,
   };
   const trustedProxies = new Set(config.TRUST_PROXY);
@@ -181,6 +201,8 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     if (path.startsWith("/trpc/")) return trpc(req, res, ctx);
     if (req.method === "GET" && path === "/api/client/features") return handleClientFeatures(req, res, ctx);
     if ((req.method === "GET" || req.method === "POST") && path === "/api/frontend") return frontend(req, res, ctx);
+    if (req.method === "GET" && path === "/api/client/delta") return handleClientDelta(req, res, ctx);
+    if (req.method === "GET" && path === "/api/client/streaming") return handleClientStreaming(req, res, ctx);
     return bridge(req, res, ctx);
   }
 
@@ -218,6 +240,8 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
   const close = () => {
     closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Streams never go idle by themselves: ended now, their SDKs reconnect (to another instance).
+      clientStreams.close();
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
       // Keep-alive connections become idle as their last response ends; close them as they do.

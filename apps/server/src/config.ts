@@ -54,6 +54,12 @@ const schema = z.object({
   HOUSEKEEPING_INTERVAL_MS: int(0, 86_400_000).default(600_000),
   /** How often SDK metrics summed in memory are stored; 0 stores them only at shutdown (and when ticked). */
   METRICS_FLUSH_INTERVAL_MS: int(0, 3_600_000).default(10_000),
+  /** Streams (`GET /api/client/streaming`) one instance keeps open; past it SDKs are told to poll. */
+  STREAMING_MAX_CONNECTIONS: int(0, 1_000_000).default(10_000),
+  /** How often every stream gets a comment line, so that proxies keep idle connections (the Node SDK gives up after 60 s of silence). */
+  STREAMING_HEARTBEAT_MS: int(100, 55_000).default(30_000),
+  /** Revisions each scope keeps, so that an SDK that was that close resumes (Last-Event-ID, If-None-Match) without a hydration. */
+  STREAMING_HISTORY: int(1, 10_000).default(100),
   BODY_LIMIT_BYTES: int(1_024, 64 * 1024 * 1024).default(256 * 1024),
   REQUEST_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
   HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(10_000),

@@ -168,6 +168,9 @@ const MATRIX: Record<string, Row> = {
   // The client API takes client tokens (and admin tokens); users and their personal tokens are refused.
   "GET /api/client/features": { expect: SDK },
   "GET /api/client/features/{featureName}": { expect: SDK, request: () => ({ params: { featureName: FEATURE } }) },
+  "GET /api/client/delta": { expect: SDK },
+  // Over REST a stream of server-sent events, read up to its first event.
+  "GET /api/client/streaming": { expect: SDK },
   "POST /api/client/register": {
     expect: SDK_ACCEPTS,
     request: () => ({ body: { appName: "matrix", instanceId: unique("instance"), strategies: ["default"], started: new Date().toISOString(), interval: 10_000 } }),

@@ -8,7 +8,7 @@ import { responseChecker } from "./support/openapi-responses.ts";
 import { type Caller, newCaller, type PrincipalKind } from "./support/principal-kinds.ts";
 import { loginHeaders, TEST_PASSWORD } from "./support/principals.ts";
 import { arbitraryFor, type JsonSchema } from "./support/schema-arbitrary.ts";
-import { startTestServer } from "./support/test-server.ts";
+import { firstEvent, startTestServer } from "./support/test-server.ts";
 
 // Bounded and on a fixed seed by default, so a run of the suite checks the same requests every time
 // and a red build means a regression, not a lucky draw. A hunt for new bugs draws its own seed:
@@ -231,7 +231,7 @@ async function send(method: string, template: string, c: FuzzCase): Promise<void
 
   const before = await dbSnapshot(db);
   const res = await http.request({ method: method as "GET", path, headers, body: payload });
-  const text = await res.body.text();
+  const text = String(res.headers["content-type"]).startsWith("text/event-stream") ? await firstEvent(res.body) : await res.body.text();
   requests++;
   statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
   let json: unknown;

@@ -1,5 +1,7 @@
 import {
   ALL_PROJECTS,
+  type ClientFeatureHub,
+  createClientFeatureHub,
   type ClientFeatureSet,
   type ClientFeaturesQuery,
   loadClientFeatures,
@@ -43,4 +45,10 @@ export function readsSegmentsAtTop(specHeader: string | undefined): boolean {
     if ((version[i] as number) !== SEGMENTS_SPEC[i]) return (version[i] as number) > (SEGMENTS_SPEC[i] as number);
   }
   return true;
+}
+
+/** The hub of a caller's scope: the server's, else one made for this request (it starts from nothing). */
+export function clientHub(deps: ApiDeps, principal: Principal): ClientFeatureHub {
+  const { environment, projects } = clientScope(principal);
+  return deps.clientFeatureHubs?.hubFor(environment, projects) ?? createClientFeatureHub(() => loadClientFeatures(deps.db, environment, projects));
 }

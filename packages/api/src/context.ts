@@ -1,6 +1,7 @@
 import type { AuthCache, Database } from "@vexil/db";
-import type { ClientFeatureSnapshots, ClientMetricsBuffer, LoginPolicy, PasswordHasher, Principal } from "@vexil/services";
+import type { ClientFeatureHubs, ClientFeatureSnapshots, ClientMetricsBuffer, LoginPolicy, PasswordHasher, Principal } from "@vexil/services";
 import type { Kysely } from "kysely";
+import type { ClientStreams } from "./client-streaming/client-streams.ts";
 import type { CookieSettings } from "./session-cookie.ts";
 
 /** The few logger methods the API uses; pino's logger satisfies it. */
@@ -24,6 +25,10 @@ export interface ApiDeps {
   principals?: AuthCache<Principal>;
   /** What the client API serves, kept between polls; without it every poll reads the database. */
   clientFeatures?: ClientFeatureSnapshots;
+  /** What the client API serves as revisions, for delta polls and streams; without it every delta poll is a hydration. */
+  clientFeatureHubs?: ClientFeatureHubs;
+  /** The open `GET /api/client/streaming` responses; without it that route is not served. */
+  clientStreams?: ClientStreams;
   /** Where SDK metrics wait to be stored in batches; without it each report is stored at once. */
   clientMetrics?: ClientMetricsBuffer;
 }

@@ -9,3 +9,6 @@ export { authenticate } from "./authenticate.ts";
 export type { CookieSettings } from "./session-cookie.ts";
 export { handleClientFeatures } from "./client-features-handler.ts";
 export { createFrontendHandler, type FrontendHandler } from "./frontend-handler.ts";
+export { handleClientDelta } from "./client-streaming/client-delta-handler.ts";
+export { handleClientStreaming } from "./client-streaming/client-streaming-handler.ts";
+export { type ClientStreams, type ClientStreamsOptions, createClientStreams } from "./client-streaming/client-streams.ts";

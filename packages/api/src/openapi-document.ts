@@ -24,6 +24,14 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
   },
 };
 
+const STREAMING_PATH = "/api/client/streaming";
+// Served at the edge as server-sent events; a caller that accepts only JSON gets the first event's data, as the procedure answers it.
+const streamingSuccess = (json: ResponseObject): ResponseObject => ({
+  description:
+    "Server-sent events: `id: <revision>`, `event: unleash-connected` or `unleash-updated`, `data: {\"events\": [...]}` (ClientDelta); `: heartbeat` comments; or, past the instance's stream limit, `event: fetch-mode` with `data: polling`. With `Accept: application/json` (and not `text/event-stream`), the first event's data as JSON.",
+  content: { "text/event-stream": { schema: { type: "string" } }, ...json.content },
+});
+
 const ANY_CREDENTIALS: SecurityRequirementObject[] = [{ apiToken: [] }, { sessionCookie: [] }];
 
 /**
@@ -55,9 +63,12 @@ export function createOpenApiDocument(router: AnyRouter, info: { version: string
       const example = OPERATION_EXAMPLES[found.procedurePath] ?? {};
       operation.security = securityOf(found.meta);
       if (operation.requestBody) operation.requestBody = requestBodyOf(operation.requestBody as RequestBodyObject, found.meta, example);
+      const success = successOf(operation.responses?.["200"] as ResponseObject, example);
       operation.responses = {
-        [String(found.meta.successStatus ?? 200)]: successOf(operation.responses?.["200"] as ResponseObject, example),
-        ...(path === "/api/client/features" || path === "/api/frontend" ? { "304": { description: "Not modified: the If-None-Match matched the ETag; no body." } } : {}),
+        [String(found.meta.successStatus ?? 200)]: path === STREAMING_PATH ? streamingSuccess(success) : success,
+        ...(path === "/api/client/features" || path === "/api/client/delta" || path === "/api/frontend"
+          ? { "304": { description: "Not modified: the If-None-Match matched the ETag; no body." } }
+          : {}),
         ...errorResponses(operationFailures(found)),
       };
     }

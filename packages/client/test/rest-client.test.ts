@@ -116,6 +116,16 @@ test("path parameters are encoded: a name with a slash stays one segment", async
   assert.match(odd.message, /"a\/b"/);
 });
 
+test("the client API's delta and streaming routes answer the REST client with the hydration, as JSON", async () => {
+  await admin.features.create({ projectId: "default", name: "streamed" });
+  for (const read of [() => admin.clientFeatures.delta(), () => admin.clientFeatures.streaming()]) {
+    const { events } = await read();
+    const [hydration] = events;
+    assert.is(hydration?.type, "hydration");
+    assert.ok(hydration?.type === "hydration" && hydration.features.some((f) => f.name === "streamed"));
+  }
+});
+
 test.after(() => srv.close());
 
 test.run();

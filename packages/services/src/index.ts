@@ -119,3 +119,6 @@ export {
   type FrontendToggle,
   type FrontendVariant,
 } from "./frontend-evaluation/frontend-evaluator.ts";
+export type { ClientDelta, ClientDeltaEvent, HydrationEvent } from "./client-streaming/client-delta-event.ts";
+export { type ClientFeatureHub, type ClientFeatureUpdate, createClientFeatureHub, DEFAULT_HISTORY } from "./client-streaming/client-feature-hub.ts";
+export { type ClientFeatureHubs, type ClientFeatureHubsOptions, createClientFeatureHubs } from "./client-streaming/client-feature-hubs.ts";

@@ -19,6 +19,7 @@ import { startTarget, stopTarget, type Target, withPeakRss } from "./processes.t
 import { serverStartArgs } from "./server-start-args.ts";
 import { check, formatTable, type Measured, medianOf, type Row } from "./report.ts";
 import { loadBenchSettings } from "./settings.ts";
+import { formatStreamingTable, measureStreams, type StreamingResult } from "./streams.ts";
 
 const settings = loadBenchSettings();
 const PASSWORD = "bench-password-1234";
@@ -95,6 +96,7 @@ async function main(): Promise<void> {
       TRUST_PROXY: "127.0.0.1",
       ADMIN_PASSWORD: randomBytes(16).toString("hex"),
       SHUTDOWN_GRACE_MS: "3000",
+      STREAMING_MAX_CONNECTIONS: String(Math.max(0, ...settings.streams) + 100),
     };
     const server = await startTarget(
       "server",
@@ -171,6 +173,86 @@ async function main(): Promise<void> {
       ...(expectStatus ? { expectStatus } : {}),
     });
 
+    /**
+     * N SSE streams on the server; a flag flipped through the admin API, timed until every stream
+     * has it; the server's RSS per stream; the poll and an admin read with and without the streams.
+     */
+    const streamingScenario = async (): Promise<string[]> => {
+      if (settings.streams.length === 0) return [];
+      const out: string[] = [];
+      const flip = `/api/admin/projects/${PROJECT}/features/${featureName(1)}/environments/development`;
+      await api(server.base, "POST", `${flip}/off`, admin);
+      const etag = (await api(server.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "";
+      const pollSpec = clientSpec({ "if-none-match": etag }, 304);
+      const adminSpec = variantsOf(admin);
+      // Each p99 the median of `rounds` measurements, as elsewhere: one disturbed round does not decide it.
+      const measureRounds = async (spec: LoadSpec, warm: boolean) => {
+        const samples: Measured[] = [];
+        for (let round = 0; round < settings.rounds; round++) samples.push(await measure(server, spec, warm && round === 0));
+        return medianOf(samples);
+      };
+      log(`streaming: poll and admin read without streams`);
+      const pollQuiet = await measureRounds(pollSpec, true);
+      const adminQuiet = await measureRounds(adminSpec, true);
+      const results: StreamingResult[] = [];
+      for (const streams of settings.streams) {
+        log(`streaming: ${streams} streams, ${settings.streamChanges} changes`);
+        results.push(
+          await measureStreams({
+            server,
+            streams,
+            changes: settings.streamChanges,
+            sdkToken: sdk.authorization,
+            change: async (i) => {
+              await api(server.base, "POST", `${flip}/${i % 2 === 0 ? "on" : "off"}`, admin);
+            },
+            measure: (spec) => measureRounds(spec, false),
+            pollSpec,
+            adminSpec,
+          }),
+        );
+        // Back to off, so that the next count starts from the same state.
+        if (settings.streamChanges % 2 === 1) await api(server.base, "POST", `${flip}/off`, admin);
+      }
+      out.push(formatStreamingTable(results));
+      out.push("");
+      out.push(`streams: raw SSE clients in the bench process; latency from sending the admin write (POST .../on|off) to each stream's unleash-updated frame, over every stream and change.`);
+      out.push(`RSS: the server's resident memory after the poll and admin read were measured without streams, then with the streams open (and idle) for 2 s.`);
+      out.push(`client 304 poll and GET variants (admin token), ${settings.connections} connections, ${features} features, each p99 the median of ${settings.rounds} measurements of ${settings.durationS} s:`);
+      out.push(`  without streams: poll p99 ${pollQuiet.stats.p99} ms (${pollQuiet.stats.rps.toFixed(0)} req/s), admin read p99 ${adminQuiet.stats.p99} ms (${adminQuiet.stats.rps.toFixed(0)} req/s)`);
+      for (const r of results) {
+        out.push(
+          `  with ${r.streams} streams: poll p99 ${r.poll.stats.p99} ms (${r.poll.stats.rps.toFixed(0)} req/s), admin read p99 ${r.adminRead.stats.p99} ms (${r.adminRead.stats.rps.toFixed(0)} req/s)${r.poll.stats.failures + r.adminRead.stats.failures ? " (!) non-2xx or errors" : ""}`,
+        );
+      }
+      out.push("");
+      out.push("streaming targets:");
+      for (const r of results) {
+        out.push(check(`${r.streams} streams: a change reaches all, p99 < 250 ms`, `${r.p99} ms (${r.missed} missed)`, r.p99 < 250 && r.missed === 0));
+        out.push(check(`${r.streams} streams: max < 1 s`, `${r.max} ms`, r.max < 1_000 && r.missed === 0));
+        out.push(check(`${r.streams} streams: RSS grows < 20 KB a stream`, `${r.kbPerStream.toFixed(1)} KB`, r.kbPerStream < 20));
+        const pollRatio = r.poll.stats.p99 / pollQuiet.stats.p99;
+        const adminRatio = r.adminRead.stats.p99 / adminQuiet.stats.p99;
+        out.push(check(`${r.streams} streams: poll p99 within 1.5x`, `${pollQuiet.stats.p99} -> ${r.poll.stats.p99} ms = ${pollRatio.toFixed(2)}x`, pollRatio <= 1.5));
+        out.push(check(`${r.streams} streams: admin read p99 within 1.5x`, `${adminQuiet.stats.p99} -> ${r.adminRead.stats.p99} ms = ${adminRatio.toFixed(2)}x`, adminRatio <= 1.5));
+      }
+      return out;
+    };
+
+    if (settings.only === "streams") {
+      const step = settings.featureSteps[0] as number;
+      await addFeatures(client, 1, step);
+      features = step;
+      console.log("");
+      console.log((await streamingScenario()).join("\n"));
+      const warnings = server.output.filter((line) => /"level":(40|50|60)/.test(line) && !/SESSION_SECRET|ADMIN_PASSWORD/.test(line));
+      console.log(`server log lines at warn or above: ${warnings.length}`);
+      for (const line of warnings.slice(0, 5)) console.log(`  ${line.slice(0, 300)}`);
+      log(`done; load average ${load()}`);
+      return;
+    }
+
+    const streamingLines: string[] = [];
     let memory: Target | undefined;
     let pgBaseline: Target | undefined;
     const rows: Row[] = [];
@@ -222,6 +304,8 @@ async function main(): Promise<void> {
         await run("GET client features, 304", clientSpec({ "if-none-match": etag }, 304), [server, memory]);
       }
       await run("GET pending, personal token", pendingSpec);
+      // Every stream starts with a hydration of the whole scope: measured at the smallest feature count.
+      if (step === settings.featureSteps[0]) streamingLines.push(...(await streamingScenario()));
     }
     const tokenRow = rows.filter((r) => r.scenario === "GET variants, admin token").at(-1) as Row;
     const frontendResult = await frontendScenario(memory as Target);
@@ -337,6 +421,7 @@ async function main(): Promise<void> {
     console.log(check(`GET variants cost at ${features} vs ${from} features <= 1.5x`, `${gv.cost.toFixed(2)}x (p50 ${gv.p50})`, gv.cost <= 1.5));
     console.log(check(`GET pending cost at ${features} vs ${from} features <= 1.5x`, `${gp.cost.toFixed(2)}x (p50 ${gp.p50})`, gp.cost <= 1.5));
     console.log(check("server RSS under load < 200 MB", `${rss.toFixed(0)} MB`, rss < 200));
+    if (streamingLines.length) console.log(`${streamingLines.join("\n")}\n`);
     const warnings = server.output.filter((line) => /"level":(40|50|60)/.test(line) && !/SESSION_SECRET|ADMIN_PASSWORD/.test(line));
     console.log(`server log lines at warn or above: ${warnings.length}`);
     for (const line of warnings.slice(0, 5)) console.log(`  ${line.slice(0, 300)}`);

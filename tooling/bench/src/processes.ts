@@ -72,7 +72,7 @@ export async function stopTarget(target: Target): Promise<void> {
   }
 }
 
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);

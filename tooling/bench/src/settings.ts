@@ -44,13 +44,20 @@ export interface BenchSettings {
   cpuProfDir: string | undefined;
   /** Flags in the frontend API scenario's set (every one evaluated per request). */
   frontendFlags: number;
-  /** "frontend" runs the frontend API scenario alone (about a minute); unset runs everything. */
-  only: "frontend" | undefined;
+  /** Concurrent SSE streams the streaming scenario opens on the server, one run per count; empty skips it. */
+  streams: number[];
+  /** Flag changes timed from the admin write to every stream, per stream count. */
+  streamChanges: number;
+  /**
+   * One scenario alone, for a quick look: "frontend" (about a minute) or "streams" (at the first
+   * feature count); unset runs everything.
+   */
+  only: "frontend" | "streams" | undefined;
 }
 
-function onlyScenario(raw: string | undefined): "frontend" | undefined {
+function onlyScenario(raw: string | undefined): "frontend" | "streams" | undefined {
   if (!raw) return undefined;
-  if (raw !== "frontend") throw new Error(`BENCH_ONLY must be "frontend" (or unset for every scenario), not "${raw}"`);
+  if (raw !== "frontend" && raw !== "streams") throw new Error(`BENCH_ONLY must be "frontend" or "streams" (or unset for every scenario), not "${raw}"`);
   return raw;
 }
 
@@ -71,6 +78,8 @@ export function loadBenchSettings(): BenchSettings {
     serverDir: process.env.BENCH_SERVER_DIR ? pathToFileURL(`${resolve(process.env.BENCH_SERVER_DIR)}/`) : undefined,
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
     frontendFlags: num("BENCH_FRONTEND_FLAGS", 1_000),
+    streams: process.env.BENCH_STREAMS === "0" ? [] : list("BENCH_STREAMS", [1_000, 5_000]),
+    streamChanges: Math.max(1, num("BENCH_STREAM_CHANGES", 5)),
     only: onlyScenario(process.env.BENCH_ONLY),
   };
 }

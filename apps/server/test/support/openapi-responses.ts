@@ -26,6 +26,8 @@ export function responseChecker(doc: JsonSchema): ResponseCheck {
       if (!operation) return `${method} ${path} is not in the document`;
       const response = operation.responses?.[String(status)] ?? operation.responses?.default;
       if (!response) return `status ${status} is not declared (declared: ${Object.keys(operation.responses ?? {}).join(", ")})`;
+      // A stream of server-sent events, where the document declares one, has no JSON to check.
+      if (/^text\/event-stream\b/.test(contentType ?? "") && response.content?.["text/event-stream"]) return null;
       const schema = response.content?.["application/json"]?.schema;
       if (!schema) return null;
       if (!/^application\/json\b/.test(contentType ?? "")) return `content type ${contentType} is not application/json`;

@@ -57,7 +57,14 @@ function variantsBody(variants: SpecVariant[]): unknown[] {
  * with their switch, strategies and variants, then dependencies. Every refusal is recorded and
  * the rest goes on; a feature with a refused write is not served as the specification means it.
  */
-export async function loadSpecState(call: Call, project: string, environment: string, state: SpecState): Promise<Refusal[]> {
+export async function loadSpecState(
+  call: Call,
+  project: string,
+  environment: string,
+  state: SpecState,
+  /** The file's segment ids -> the stored ones; pass one map to load a state in several steps. */
+  segmentIds = new Map<number, number>(),
+): Promise<Refusal[]> {
   const refusals: Refusal[] = [];
   const attempt = async (feature: string, method: string, path: string, body?: unknown): Promise<Reply | undefined> => {
     const res = await call(method, path, body);
@@ -65,7 +72,6 @@ export async function loadSpecState(call: Call, project: string, environment: st
     refusals.push({ feature, request: `${method} ${path.replace(/\/api\/admin\/projects\/[^/]+\/features\//, ".../")}`, status: res.status, name: res.json?.name, message: res.json?.message });
     return undefined;
   };
-  const segmentIds = new Map<number, number>();
   for (const segment of state.segments ?? []) {
     const res = await attempt(`segment ${segment.id}`, "POST", "/api/admin/segments", { name: `${project}-segment-${segment.id}`, constraints: segment.constraints });
     if (res) segmentIds.set(segment.id, res.json.id);

@@ -30,6 +30,17 @@ export interface Reply {
   json: any;
 }
 
+/** A stream of server-sent events never ends by itself: its text up to the first event, and the stream is dropped. */
+export async function firstEvent(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
+  let text = "";
+  for await (const chunk of body) {
+    text += chunk.toString("utf8");
+    if (text.includes("\n\n")) break;
+  }
+  body.destroy();
+  return text;
+}
+
 /** One request to any server: a JSON body is sent as JSON, and the reply's JSON is parsed (its text, if it is not JSON). */
 export async function callUrl(url: string, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
   const headers: Record<string, string> = { ...opts.headers };
@@ -39,7 +50,7 @@ export async function callUrl(url: string, method: string, path: string, opts: C
     headers["content-type"] ??= "application/json";
   }
   const res = await request(url + path, { method: method as "GET", headers, body });
-  const text = await res.body.text();
+  const text = String(res.headers["content-type"]).startsWith("text/event-stream") ? await firstEvent(res.body) : await res.body.text();
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;

@@ -1,0 +1,144 @@
+import type { ServerResponse } from "node:http";
+import type { ClientDeltaEvent, ClientFeatureHub, ClientFeatureUpdate } from "@vexil/services";
+import { type ClientQuery, clientQueryKey, narrowEvents, narrowHydration } from "./client-query.ts";
+
+export interface ClientStreamsOptions {
+  /** Streams this instance keeps open; past it an SDK is told to poll instead. */
+  maxConnections: number;
+  /** How often a comment goes down every stream, so that proxies keep idle connections. */
+  heartbeatMs: number;
+}
+
+export interface ClientStreams {
+  /**
+   * Answers `res` as a stream of the hub's changes, narrowed by `query`: first a hydration (or,
+   * with a `lastEventId` the hub still has, only what changed since), then every change.
+   */
+  open(res: ServerResponse, hub: ClientFeatureHub, query: ClientQuery, lastEventId: number | undefined): Promise<void>;
+  /** Open streams. */
+  readonly size: number;
+  /** Ends every stream (the SDKs reconnect, to another instance if this one is going) and takes no more. */
+  close(): void;
+}
+
+const SSE_HEADERS = { "content-type": "text/event-stream", "x-accel-buffering": "no", connection: "keep-alive" };
+const HEARTBEAT = Buffer.from(": heartbeat\n\n");
+// A client that reads nothing for this much gets cut off; it resumes from its last event id.
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+/** One SSE event; `data` has no newline (it is JSON). */
+export const sseFrame = (event: string, data: string, id?: number) => Buffer.from(`${id !== undefined ? `id: ${id}\n` : ""}event: ${event}\ndata: ${data}\n\n`);
+const updatedFrame = (revision: number, events: ClientDeltaEvent[]) => sseFrame("unleash-updated", JSON.stringify({ events }), revision);
+
+/** Streams of one hub and one narrowing: each change is rendered once and written to all of them. */
+interface Group {
+  streams: Set<ServerResponse>;
+  unsubscribe(): void;
+  hydration?: { revision: number; frame: Buffer };
+}
+
+/**
+ * The open streams of this instance. Per stream it keeps only the response in a set: the frames
+ * are shared, the heartbeat is one timer for all.
+ */
+export function createClientStreams(options: ClientStreamsOptions): ClientStreams {
+  const groups = new Map<ClientFeatureHub, Map<string, Group>>();
+  let open = 0;
+  let closing = false;
+
+  const write = (res: ServerResponse, frame: Buffer) => {
+    res.write(frame);
+    if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+  };
+
+  const heartbeat = setInterval(() => {
+    for (const byQuery of groups.values()) for (const group of byQuery.values()) for (const res of group.streams) write(res, HEARTBEAT);
+  }, options.heartbeatMs);
+  heartbeat.unref();
+
+  const groupFor = (hub: ClientFeatureHub, query: ClientQuery): Group => {
+    let byQuery = groups.get(hub);
+    if (!byQuery) groups.set(hub, (byQuery = new Map()));
+    const key = clientQueryKey(query);
+    let group = byQuery.get(key);
+    if (group) return group;
+    const streams = new Set<ServerResponse>();
+    const onUpdate = (update: ClientFeatureUpdate) => {
+      const events = narrowEvents(update.events, query);
+      if (events.length === 0) return;
+      const frame = updatedFrame(update.revision, events);
+      for (const res of streams) write(res, frame);
+    };
+    const unsubscribe = hub.subscribe(onUpdate);
+    group = {
+      streams,
+      unsubscribe: () => {
+        unsubscribe();
+        byQuery.delete(key);
+        if (byQuery.size === 0) groups.delete(hub);
+      },
+    };
+    byQuery.set(key, group);
+    return group;
+  };
+
+  const hydrationFrame = (group: Group, hub: ClientFeatureHub, query: ClientQuery): Buffer => {
+    if (group.hydration?.revision !== hub.revision) {
+      const hydration = narrowHydration(hub.hydration(), query);
+      group.hydration = { revision: hub.revision, frame: sseFrame("unleash-connected", JSON.stringify({ events: [hydration] }), hub.revision) };
+    }
+    return group.hydration.frame;
+  };
+
+  return {
+    async open(res, hub, query, lastEventId) {
+      if (closing || open >= options.maxConnections) {
+        // The Node SDK switches to polling at once when a stream says so (streaming-fetcher's fetch-mode event).
+        res.writeHead(200, { ...SSE_HEADERS, "fetch-mode": "polling" });
+        res.end(sseFrame("fetch-mode", "polling"));
+        return;
+      }
+      open++;
+      let counted = true;
+      const release = () => {
+        if (counted) open--;
+        counted = false;
+      };
+      try {
+        await hub.ready();
+      } catch (error) {
+        release();
+        throw error;
+      }
+      if (closing || res.destroyed || !res.socket || res.socket.destroyed) {
+        release();
+        res.end();
+        return;
+      }
+      // From here to the subscription nothing awaits, so no change falls between the first frame and the next.
+      const group = groupFor(hub, query);
+      res.writeHead(200, SSE_HEADERS);
+      const delta = hub.deltaSince(lastEventId);
+      if (delta.kind === "hydration") res.write(hydrationFrame(group, hub, query));
+      else if (delta.kind === "events") {
+        const events = narrowEvents(delta.events, query);
+        if (events.length) res.write(updatedFrame(delta.revision, events));
+      }
+      res.flushHeaders();
+      group.streams.add(res);
+      res.on("close", () => {
+        release();
+        group.streams.delete(res);
+        if (group.streams.size === 0) group.unsubscribe();
+      });
+    },
+    get size() {
+      return open;
+    },
+    close() {
+      closing = true;
+      clearInterval(heartbeat);
+      for (const byQuery of [...groups.values()]) for (const group of [...byQuery.values()]) for (const res of [...group.streams]) res.end();
+    },
+  };
+}
