@@ -1,19 +1,19 @@
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { createTestDb } from "@vexil/db/testing";
 import { Unleash } from "unleash-client";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { adminToken } from "./support/principals.ts";
+import { sdkChangedUntil } from "./support/sdk-changed-until.ts";
+import { SPEC_DIR } from "./support/specification-files.ts";
 import { loadSpecState, type SpecState } from "./support/specification-state.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
 // Client specification 19 and 20 are the delta API: a hydration, then events. Their states are
 // created through the admin API, the first before the SDK starts, the second event by event while
 // it streams (or polls the delta route), each step waited for on the SDK's `changed` event.
-const SPEC_DIR = join(dirname(createRequire(import.meta.url).resolve("@unleash/client-specification/package.json")), "specifications");
 
 type SpecFeature = SpecState["features"][number];
 type SpecSegment = NonNullable<SpecState["segments"]>[number] & { name?: string };
@@ -31,17 +31,6 @@ interface SpecFile {
 }
 
 const MODES = { streaming: { type: "streaming" }, delta: { type: "polling", format: "delta" } } as const;
-const STEP_DEADLINE_MS = 10_000;
-
-/** Waits on the SDK's `changed` events until `holds` is true (checked first, so nothing is missed). */
-async function changedUntil(unleash: Unleash, holds: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + STEP_DEADLINE_MS;
-  while (!holds()) {
-    const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`the SDK never saw ${what}`);
-    await Promise.race([once(unleash, "changed"), new Promise((_, reject) => setTimeout(() => reject(new Error(`the SDK never saw ${what}`)), left).unref())]);
-  }
-}
 
 async function runFile(srv: TestServer, admin: Record<string, string>, fileName: string, mode: keyof typeof MODES, index: number) {
   const file = JSON.parse(readFileSync(join(SPEC_DIR, fileName), "utf8")) as SpecFile;
@@ -74,12 +63,12 @@ async function runFile(srv: TestServer, admin: Record<string, string>, fileName:
       switch (event.type) {
         case "feature-updated":
           await load({ features: [event.feature] });
-          await changedUntil(unleash, () => definition(event.feature.name)?.strategies?.length === (event.feature.strategies ?? []).length && definition(event.feature.name)?.enabled === event.feature.enabled, `${event.feature.name} updated`);
+          await sdkChangedUntil(unleash, () => definition(event.feature.name)?.strategies?.length === (event.feature.strategies ?? []).length && definition(event.feature.name)?.enabled === event.feature.enabled, `${event.feature.name} updated`);
           break;
         case "feature-removed":
           // The admin API has no feature archive yet: the feature goes as an archive would take it.
           await srv.db.db.deleteFrom("features").where("name", "=", event.featureName).execute();
-          await changedUntil(unleash, () => definition(event.featureName) === undefined, `${event.featureName} removed`);
+          await sdkChangedUntil(unleash, () => definition(event.featureName) === undefined, `${event.featureName} removed`);
           break;
         case "segment-updated":
           // A segment reaches SDKs with the first strategy that uses it (segments nobody uses are not served).

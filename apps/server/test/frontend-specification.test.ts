@@ -1,10 +1,9 @@
-import { createTestDb } from "@vexil/db/testing";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { adminToken } from "./support/principals.ts";
-import { FILES, readSpecFile, refusalProblems, refusalReasons, unservable } from "./support/specification-files.ts";
+import { runSpecificationFiles } from "./support/run-specification-files.ts";
+import { readSpecFile, unservable } from "./support/specification-files.ts";
 import { loadSpecState } from "./support/specification-state.ts";
-import { startTestServer, type TestServer } from "./support/test-server.ts";
+import type { TestServer } from "./support/test-server.ts";
 
 // Without a remoteAddress the frontend API uses the request's address. The test client is the
 // trusted proxy and says the browser is at 192.0.2.10 (TEST-NET-1), an address in no range of the
@@ -84,33 +83,7 @@ const kinds = process.env.TEST_DATABASE_URL ? (["postgres", "embedded"] as const
 
 for (const kind of kinds) {
   test(`every case of every specification file passes through the frontend API (GET and POST), or its state is refused by a rule (${kind})`, async () => {
-    const report: string[] = [];
-    const problems: string[] = [];
-    let srv: TestServer | undefined;
-    let names = new Set<string>();
-    let admin: Record<string, string> = {};
-    try {
-      for (const [i, fileName] of FILES.entries()) {
-        const state = readSpecFile(fileName).state;
-        // Feature names are unique per server: a file that reuses one gets a server of its own.
-        if (!srv || state.features.some((f) => names.has(f.name))) {
-          await srv?.close();
-          srv = await startTestServer({ TRUST_PROXY: "127.0.0.1" }, { db: await createTestDb(kind === "embedded" ? {} : process.env) });
-          admin = await adminToken(srv);
-          names = new Set();
-        }
-        for (const f of state.features) names.add(f.name);
-        const result = await runFile(srv, admin, fileName, i);
-        problems.push(...refusalProblems(fileName, result.refusals));
-        for (const f of result.failed) problems.push(`${fileName}: ${f}`);
-        const why = refusalReasons(fileName);
-        report.push(`${fileName}: ${result.passed} passed, ${result.refusedCases.length} refused${why ? `: ${why}` : ""}${result.failed.length ? `, ${result.failed.length} FAILED` : ""}`);
-      }
-    } finally {
-      await srv?.close();
-      console.log(`client specification through the frontend API on ${kind}:\n  ${report.join("\n  ")}`);
-    }
-    assert.equal(problems, []);
+    assert.equal(await runSpecificationFiles("client specification through the frontend API", kind, { TRUST_PROXY: "127.0.0.1" }, runFile), []);
   });
 }
 

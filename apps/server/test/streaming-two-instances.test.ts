@@ -10,11 +10,11 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { type App, createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
+import { sdkChangedUntil } from "./support/sdk-changed-until.ts";
 import { callUrl } from "./support/test-server.ts";
 
 // Two instances on one database need a real Postgres: PGlite serves one process.
 const serverUrl = process.env.TEST_DATABASE_URL;
-const STEP_DEADLINE_MS = 10_000;
 
 interface Instance {
   app: App;
@@ -29,16 +29,6 @@ async function startInstance(databaseUrl: string): Promise<Instance> {
   const app = createApp({ config, db, log: pino({ level: "warn", base: undefined }, { write: (line: string) => logs.push(JSON.parse(line)) }) });
   await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, logs };
-}
-
-/** Waits on the SDK's `changed` events until `holds` is true (checked first, so nothing is missed). */
-async function changedUntil(unleash: Unleash, holds: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + STEP_DEADLINE_MS;
-  while (!holds()) {
-    const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`the SDK never saw ${what}`);
-    await Promise.race([once(unleash, "changed"), new Promise((_, reject) => setTimeout(() => reject(new Error(`the SDK never saw ${what}`)), left).unref())]);
-  }
 }
 
 if (serverUrl) {
@@ -64,7 +54,7 @@ if (serverUrl) {
       assert.is(unleash.isEnabled("two.stream"), false);
 
       assert.is((await onA("POST", `${env("two.stream")}/on`)).status, 200);
-      await changedUntil(unleash, () => unleash.isEnabled("two.stream"), "the change made on A");
+      await sdkChangedUntil(unleash, () => unleash.isEnabled("two.stream"), "the change made on A");
 
       // B's LISTEN connection goes away; the change below is notified while nobody on B hears it.
       const found = await sql<{ pid: number }>`
@@ -72,7 +62,7 @@ if (serverUrl) {
       assert.ok(found.rows.length >= 1, "B's notification connection was found");
       for (const { pid } of found.rows) assert.ok((await sql<{ done: boolean }>`select pg_terminate_backend(${pid}) as done`.execute(testDb.db)).rows[0]?.done);
       assert.is((await onA("POST", `${env("two.missed")}/on`)).status, 200);
-      await changedUntil(unleash, () => unleash.isEnabled("two.missed"), "the change made while B was not listening");
+      await sdkChangedUntil(unleash, () => unleash.isEnabled("two.missed"), "the change made while B was not listening");
       assert.ok(
         b.logs.some((l) => String(l.msg).startsWith("lost the database connection that hears flag changes")),
         "B noticed the lost connection (so the change came through its catch-up)",

@@ -13,7 +13,7 @@ export function revisionFrom(header: string | string[] | undefined): number | un
 }
 
 /**
- * `GET /api/client/delta` (client specification 19 and 20; the Node SDK's `mode: {type: "polling",
+ * `GET /api/client/delta` (client specification 19 and 20; the Node SDK's `experimentalMode: {type: "polling",
  * format: "delta"}`): a hydration first; then, with the ETag as If-None-Match, the events since
  * that revision while they are kept (else a hydration again), or a 304 when nothing changed.
  */

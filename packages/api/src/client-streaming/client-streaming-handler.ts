@@ -18,7 +18,7 @@ function wantsJson(accept: string | undefined): boolean {
 }
 
 /**
- * `GET /api/client/streaming` (the Node SDK's `mode: {type: "streaming"}`): server-sent events,
+ * `GET /api/client/streaming` (the Node SDK's `experimentalMode: {type: "streaming"}`): server-sent events,
  * `unleash-connected` with a hydration, then `unleash-updated` with each change's events; event
  * ids are revisions, and a `Last-Event-ID` the server still has resumes without a hydration.
  */
