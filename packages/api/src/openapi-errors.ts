@@ -38,7 +38,7 @@ const ERRORS: Record<ErrorName, { when: string; message: string; details?: { pat
     message: "Wrong password or username, please try again.",
   },
   NoAccessError: {
-    when: "authenticated, but the permission is missing; a client or frontend token never has access",
+    when: "authenticated, but the permission is missing, or the token is of a kind this route does not take (client tokens only reach the client API, frontend tokens only the frontend API)",
     message: 'You need the "UPDATE_FEATURE_ENVIRONMENT_VARIANTS" permission to perform this action in the "production" environment.',
   },
   NotFoundError: {
