@@ -3,24 +3,17 @@ import { Unleash } from "unleash-client";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { runSpecificationFiles } from "./support/run-specification-files.ts";
-import { readSpecFile, unservable } from "./support/specification-files.ts";
-import { loadSpecState } from "./support/specification-state.ts";
+import { specFileProject } from "./support/spec-file-project.ts";
+import { unservable } from "./support/specification-files.ts";
 import type { TestServer } from "./support/test-server.ts";
 
 async function runFile(srv: TestServer, admin: Record<string, string>, fileName: string, index: number) {
-  const file = readSpecFile(fileName);
-  const project = `spec-${index}`;
-  const call = (method: string, path: string, body?: unknown) => srv.call(method, path, { headers: admin, ...(body !== undefined ? { body } : {}) });
-  assert.is((await call("POST", "/api/admin/projects", { id: project, name: file.name })).status, 201);
-  assert.is((await call("POST", `/api/admin/projects/${project}/environments`, { environment: "development" })).status, 200);
-  const refusals = await loadSpecState(call, project, "development", file.state);
-  const token = await call("POST", "/api/admin/api-tokens", { tokenName: project, type: "client", projects: [project], environment: "development" });
-  assert.is(token.status, 201);
+  const { file, refusals, secret } = await specFileProject(srv, admin, fileName, index, "client");
 
   const unleash = new Unleash({
     url: `${srv.url}/api/`,
     appName: `client-specification-${index}`,
-    customHeaders: { Authorization: token.json.secret },
+    customHeaders: { Authorization: secret },
     disableMetrics: true,
     refreshInterval: 60_000,
   });

@@ -1,8 +1,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { runSpecificationFiles } from "./support/run-specification-files.ts";
-import { readSpecFile, unservable } from "./support/specification-files.ts";
-import { loadSpecState } from "./support/specification-state.ts";
+import { specFileProject } from "./support/spec-file-project.ts";
+import { unservable } from "./support/specification-files.ts";
 import type { TestServer } from "./support/test-server.ts";
 
 // Without a remoteAddress the frontend API uses the request's address. The test client is the
@@ -29,15 +29,8 @@ function query(context: Record<string, unknown>): string {
 type Toggle = { name: string; variant: Record<string, unknown> };
 
 async function runFile(srv: TestServer, admin: Record<string, string>, fileName: string, index: number) {
-  const file = readSpecFile(fileName);
-  const project = `spec-${index}`;
-  const call = (method: string, path: string, body?: unknown) => srv.call(method, path, { headers: admin, ...(body !== undefined ? { body } : {}) });
-  assert.is((await call("POST", "/api/admin/projects", { id: project, name: file.name })).status, 201);
-  assert.is((await call("POST", `/api/admin/projects/${project}/environments`, { environment: "development" })).status, 200);
-  const refusals = await loadSpecState(call, project, "development", file.state);
-  const token = await call("POST", "/api/admin/api-tokens", { tokenName: project, type: "frontend", projects: [project], environment: "development" });
-  assert.is(token.status, 201);
-  const headers = { ...BROWSER, authorization: token.json.secret };
+  const { file, refusals, secret } = await specFileProject(srv, admin, fileName, index, "frontend");
+  const headers = { ...BROWSER, authorization: secret };
 
   /** The toggles for a context, by GET and by POST (each case must hold for both: random rollouts may differ elsewhere). */
   const failed: string[] = [];
