@@ -14,6 +14,9 @@ const ADMIN_ROUTE = "/api/admin/user-admin";
 // Two instances on one database: `one` makes the changes, `other` has the answers cached.
 const one = await startTestServer(CACHED);
 const other = await startTestServer({ ...CACHED, SESSION_SECRET: one.config.SESSION_SECRET as string }, { db: one.db });
+// Until an instance hears the database's announcements it caches nothing (its LISTEN connection
+// is opened as it starts): the first test needs `other` caching.
+await other.app.deps.principals?.listening;
 
 async function cachedOnOther(headers: Record<string, string>, path = ENVIRONMENTS, status = 200): Promise<void> {
   assert.is((await other.call("GET", path, { headers })).status, status);

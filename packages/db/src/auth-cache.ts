@@ -5,6 +5,8 @@ import { type CredentialCacheOptions, type CredentialLookup, createCredentialCac
 export interface AuthCache<T> {
   /** The answer for a credential: from the cache when fresh, else from `lookUp` (and then cached). */
   resolve(credential: string, lookUp: () => Promise<CredentialLookup<T> | null>): Promise<T | null>;
+  /** Settles when the announcements are first heard: from then on answers are cached. */
+  listening: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -16,13 +18,20 @@ export interface AuthCache<T> {
  */
 export function createAuthCache<T>(db: Db, options: CredentialCacheOptions & { onLost?(error?: unknown): void }): AuthCache<T> {
   const cache = createCredentialCache<T>(options);
+  let heard: () => void = () => {};
+  const listening = new Promise<void>((resolve) => {
+    heard = resolve;
+  });
   const listener = db.listen(AUTH_CHANGES_CHANNEL, {
     onMessage: (tag) => cache.invalidate(tag),
-    onListening: () => cache.resume(),
+    onListening: () => {
+      cache.resume();
+      heard();
+    },
     onLost: (error) => {
       cache.suspend();
       options.onLost?.(error);
     },
   });
-  return { resolve: (credential, lookUp) => cache.resolve(credential, lookUp), close: () => listener.close() };
+  return { resolve: (credential, lookUp) => cache.resolve(credential, lookUp), listening, close: () => listener.close() };
 }
