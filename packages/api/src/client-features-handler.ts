@@ -6,8 +6,7 @@ import { checkAccess } from "./access.ts";
 import { readsSegmentsAtTop, renderedFeatures } from "./client-scope.ts";
 import type { Context } from "./context.ts";
 import { etagMatches } from "./etag-match.ts";
-import { toHttpFailure } from "./error-response.ts";
-import { sendFailure } from "./rest-bridge.ts";
+import { sendError } from "./rest-bridge.ts";
 
 const MAX_QUERY_VALUE = 100;
 // Below this a body is sent as it is: compressing it would save less than its headers weigh.
@@ -77,8 +76,6 @@ export async function handleClientFeatures(req: IncomingMessage, res: ServerResp
     res.writeHead(200, { ...headers, "content-length": rendered.body.length });
     res.end(rendered.body);
   } catch (error) {
-    const failure = toHttpFailure(error);
-    if (failure.unexpected) ctx.log.error({ err: failure.unexpected, errorId: failure.body.id }, "unexpected error");
-    sendFailure(res, failure);
+    sendError(res, ctx.log, error);
   }
 }

@@ -2,12 +2,11 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { checkAccess } from "./access.ts";
 import type { Context } from "./context.ts";
-import { toHttpFailure } from "./error-response.ts";
 import { etagMatches } from "./etag-match.ts";
 import { contextFromQuery } from "./frontend-query.ts";
 import { frontendToggles } from "./frontend-toggles.ts";
 import { readJsonBody } from "./request-body.ts";
-import { sendFailure } from "./rest-bridge.ts";
+import { sendError } from "./rest-bridge.ts";
 import { frontendContextInputSchema, frontendRequestSchema } from "./schemas/frontend.ts";
 
 export type FrontendHandler = (req: IncomingMessage, res: ServerResponse, ctx: Context) => Promise<void>;
@@ -42,10 +41,7 @@ export function createFrontendHandler(options: { bodyLimit: number }): FrontendH
       res.writeHead(200, { etag, "content-type": "application/json; charset=utf-8", "content-length": body.length });
       res.end(body);
     } catch (error) {
-      const failure = toHttpFailure(error);
-      if (failure.unexpected) ctx.log.error({ err: failure.unexpected, errorId: failure.body.id }, "unexpected error");
-      if (failure.status === 413) res.setHeader("connection", "close");
-      sendFailure(res, failure);
+      sendError(res, ctx.log, error);
     }
   };
 }

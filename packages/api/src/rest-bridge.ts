@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AnyRouter } from "@trpc/server";
 import { NotFoundError, ValidationError } from "@vexil/services";
 import { checkAccess } from "./access.ts";
-import type { Context } from "./context.ts";
+import type { Context, Logger } from "./context.ts";
 import { type HttpFailure, toHttpFailure } from "./error-response.ts";
 import { readJsonBody } from "./request-body.ts";
 import { type RestRoute, restRoutes } from "./rest-routes.ts";
@@ -58,6 +58,17 @@ export function sendFailure(res: ServerResponse, failure: HttpFailure): void {
     return;
   }
   sendJson(res, failure.status, failure.body, failure.headers);
+}
+
+/**
+ * What a route answers for an error it threw: mapped once to its status and body, logged with
+ * the body's id when it is unexpected (a bug), and the connection closed after a body too large.
+ */
+export function sendError(res: ServerResponse, log: Logger, error: unknown): void {
+  const failure = toHttpFailure(error);
+  if (failure.unexpected) log.error({ err: failure.unexpected, errorId: failure.body.id }, "unexpected error");
+  if (failure.status === 413) res.setHeader("connection", "close");
+  sendFailure(res, failure);
 }
 
 /** A GET's query parameters as the procedure's input fields: a repeated one becomes a list. */
@@ -144,10 +155,7 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       const result = await call(input);
       sendJson(res, route.meta.successStatus ?? 200, result);
     } catch (error) {
-      const failure = toHttpFailure(error);
-      if (failure.unexpected) ctx.log.error({ err: failure.unexpected, errorId: failure.body.id }, "unexpected error");
-      if (failure.status === 413) res.setHeader("connection", "close");
-      sendFailure(res, failure);
+      sendError(res, ctx.log, error);
     }
   };
 }

@@ -3,8 +3,7 @@ import { checkAccess } from "../access.ts";
 import { narrowEvents, narrowHydration, clientQueryFrom } from "./client-query.ts";
 import { clientHub } from "../client-scope.ts";
 import type { Context } from "../context.ts";
-import { toHttpFailure } from "../error-response.ts";
-import { sendFailure } from "../rest-bridge.ts";
+import { sendError } from "../rest-bridge.ts";
 
 /** The revision an SDK holds, from its If-None-Match (`"<revision>"`, as this route's ETag gives it). */
 export function revisionFrom(header: string | string[] | undefined): number | undefined {
@@ -36,8 +35,6 @@ export async function handleClientDelta(req: IncomingMessage, res: ServerRespons
     res.writeHead(200, { etag, "content-type": "application/json; charset=utf-8", "content-length": body.length });
     res.end(body);
   } catch (error) {
-    const failure = toHttpFailure(error);
-    if (failure.unexpected) ctx.log.error({ err: failure.unexpected, errorId: failure.body.id }, "unexpected error");
-    sendFailure(res, failure);
+    sendError(res, ctx.log, error);
   }
 }

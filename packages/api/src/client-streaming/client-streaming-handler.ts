@@ -4,8 +4,7 @@ import { checkAccess } from "../access.ts";
 import { clientQueryFrom, narrowHydration } from "./client-query.ts";
 import { clientHub } from "../client-scope.ts";
 import type { Context } from "../context.ts";
-import { toHttpFailure } from "../error-response.ts";
-import { sendFailure, sendJson } from "../rest-bridge.ts";
+import { sendError, sendJson } from "../rest-bridge.ts";
 
 function lastEventIdFrom(header: string | string[] | undefined): number | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
@@ -36,8 +35,6 @@ export async function handleClientStreaming(req: IncomingMessage, res: ServerRes
     if (!ctx.deps.clientStreams) throw new NotFoundError("This server does not stream.");
     await ctx.deps.clientStreams.open(res, hub, query, lastEventIdFrom(req.headers["last-event-id"]));
   } catch (error) {
-    const failure = toHttpFailure(error);
-    if (failure.unexpected) ctx.log.error({ err: failure.unexpected, errorId: failure.body.id }, "unexpected error");
-    sendFailure(res, failure);
+    sendError(res, ctx.log, error);
   }
 }
