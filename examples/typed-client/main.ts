@@ -6,7 +6,10 @@ import { createRestClient, createTrpcClient, VexilApiError } from "@vexil/client
 const baseUrl = process.env.VEXIL_URL ?? "http://127.0.0.1:4242";
 const vexil = createRestClient({ baseUrl });
 
-const me = await vexil.auth.login({ username: process.env.VEXIL_USERNAME ?? "admin", password: process.env.VEXIL_PASSWORD ?? "unleash4all" });
+const me = await vexil.auth.login({
+  username: process.env.VEXIL_USERNAME ?? "admin",
+  password: process.env.VEXIL_PASSWORD ?? "unleash4all",
+});
 console.log(`logged in as ${me.username}`);
 
 const banner = await vexil.banners.create({ message: "Maintenance at **noon**", variant: "warning" });

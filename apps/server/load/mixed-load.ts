@@ -56,7 +56,12 @@ export async function runMixedLoad(options: MixedLoadOptions): Promise<MixedLoad
   const pools = options.urls.map((url) => new Pool(url, { connections: 16 }));
   const auth = { authorization: options.adminToken };
   const json = { ...auth, "content-type": "application/json" };
-  const setup = await pools[0]!.request({ method: "POST", path: `${BASE}/features`, headers: json, body: JSON.stringify({ name: FEATURE }) });
+  const setup = await pools[0]!.request({
+    method: "POST",
+    path: `${BASE}/features`,
+    headers: json,
+    body: JSON.stringify({ name: FEATURE }),
+  });
   await setup.body.dump();
   if (setup.statusCode !== 201 && setup.statusCode !== 409) throw new Error(`could not create the load feature: ${setup.statusCode}`);
 
@@ -80,9 +85,22 @@ export async function runMixedLoad(options: MixedLoadOptions): Promise<MixedLoad
       case "create banner":
         return { method: "POST", path: "/api/admin/banners", headers: json, body: JSON.stringify({ message: `load ${n}` }) };
       case "put variants":
-        return { method: "PUT", path: VARIANTS, headers: json, body: JSON.stringify([{ name: `v${n % 5}`, weightType: "variable", stickiness: "default" }, { name: "w", weightType: "variable", stickiness: "default" }]) };
+        return {
+          method: "PUT",
+          path: VARIANTS,
+          headers: json,
+          body: JSON.stringify([
+            { name: `v${n % 5}`, weightType: "variable", stickiness: "default" },
+            { name: "w", weightType: "variable", stickiness: "default" },
+          ]),
+        };
       default:
-        return { method: "POST", path: "/auth/simple/login", headers: { "content-type": "application/json" }, body: JSON.stringify(options.login) };
+        return {
+          method: "POST",
+          path: "/auth/simple/login",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(options.login),
+        };
     }
   };
 
@@ -111,8 +129,7 @@ export async function runMixedLoad(options: MixedLoadOptions): Promise<MixedLoad
     inFlight++;
     const started = performance.now();
     const req = requestFor(kind, n);
-    const p = pools[n % pools.length]!
-      .request({ ...req, method: req.method as "GET" })
+    const p = pools[n % pools.length]!.request({ ...req, method: req.method as "GET" })
       .then(async (res) => {
         await res.body.dump();
         if (res.statusCode >= 300) throw new Error(`status ${res.statusCode}`);

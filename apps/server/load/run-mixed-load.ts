@@ -21,7 +21,13 @@ const token = await db.db.transaction().execute((trx) => createApiToken(trx, nul
 const username = `load-${Date.now()}`;
 await createUser(db.db, app.deps.hasher, null, { username, password: "load test password", rootRole: RootRole.Viewer });
 
-const result = await runMixedLoad({ urls: [url], rate, durationMs: seconds * 1000, adminToken: token.secret, login: { username, password: "load test password" } });
+const result = await runMixedLoad({
+  urls: [url],
+  rate,
+  durationMs: seconds * 1000,
+  adminToken: token.secret,
+  login: { username, password: "load test password" },
+});
 await app.close();
 const growth = heapGrowthMb(result.heapSamplesMb);
 console.log(JSON.stringify({ seconds, rate, ...result, heapGrowthMb: growth }, null, 1));

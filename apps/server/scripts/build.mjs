@@ -14,7 +14,11 @@ const declared = new Set(Object.keys(manifest.dependencies ?? {}));
 const builtins = new Set(builtinModules);
 
 /** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
-const packageOf = (specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+const packageOf = (specifier) =>
+  specifier
+    .split("/")
+    .slice(0, specifier.startsWith("@") ? 2 : 1)
+    .join("/");
 
 // Every bare import outside @vexil/* is left to Node, which resolves it from apps/server: so each
 // must be a dependency of this package, or the bundle would fail only when it runs. (The services'

@@ -67,7 +67,10 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
   let sessionSecret = config.SESSION_SECRET;
   if (!sessionSecret) {
     sessionSecret = randomBytes(32).toString("base64url");
-    log.warn({}, "SESSION_SECRET is not set: using a random one, so sessions end when this process does and other instances cannot read them");
+    log.warn(
+      {},
+      "SESSION_SECRET is not set: using a random one, so sessions end when this process does and other instances cannot read them",
+    );
   }
   const sessions = { ...DEFAULT_SESSION_POLICY, idleMs: config.SESSION_IDLE_TIMEOUT_MS };
   const hasher = createPasswordHasher({
@@ -78,7 +81,8 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
   const principals = createAuthCache<Principal>(db, {
     ttlMs: config.AUTH_CACHE_TTL_MS,
     onLost: (error) => {
-      if (!closing) log.warn({ err: error }, "lost the database connection that hears auth changes; caching no credentials until it is back");
+      if (!closing)
+        log.warn({ err: error }, "lost the database connection that hears auth changes; caching no credentials until it is back");
     },
   });
   // Snapshots of what SDKs are served, dropped at every change heard from any instance.
@@ -88,7 +92,10 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     maxHistory: config.STREAMING_HISTORY,
     onError: (error) => log.warn({ err: error }, "could not read what SDKs are served; streams catch up at the next change"),
   });
-  const clientStreams = createClientStreams({ maxConnections: config.STREAMING_MAX_CONNECTIONS, heartbeatMs: config.STREAMING_HEARTBEAT_MS });
+  const clientStreams = createClientStreams({
+    maxConnections: config.STREAMING_MAX_CONNECTIONS,
+    heartbeatMs: config.STREAMING_HEARTBEAT_MS,
+  });
   const flagChanges = db.listen(FLAG_CHANGES_CHANNEL, {
     onMessage: () => {
       clientFeatures.invalidate();
@@ -102,7 +109,8 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     onLost: (error) => {
       clientFeatures.suspend();
       clientFeatureHubs.suspend();
-      if (!closing) log.warn({ err: error }, "lost the database connection that hears flag changes; serving SDKs fresh reads until it is back");
+      if (!closing)
+        log.warn({ err: error }, "lost the database connection that hears flag changes; serving SDKs fresh reads until it is back");
     },
   });
   const clientMetrics = createClientMetricsBuffer();
@@ -138,7 +146,8 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
   const openApiJson = JSON.stringify(createOpenApiDocument(appRouter, { version }));
   const docsPage = createDocsPage();
   const consoleApp = createConsoleApp();
-  if (!consoleApp) log.warn({}, "the console is not built (apps/web/dist is missing), so / serves nothing; `npx -y pnpm@10.34.9 start` builds it");
+  if (!consoleApp)
+    log.warn({}, "the console is not built (apps/web/dist is missing), so / serves nothing; `npx -y pnpm@10.34.9 start` builds it");
 
   async function ready(res: ServerResponse): Promise<void> {
     try {

@@ -32,18 +32,33 @@ const schema = z.object({
   ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").default("unleash4all"),
   INIT_ADMIN_API_TOKENS: z
     .string()
-    .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^\*:\*\.[A-Za-z0-9_-]{16,}$/, 'each token must look like "*:*.<secret of 16+ characters>"')))
     .default([]),
   TRUST_PROXY: z
     .string()
-    .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.union([z.ipv4(), z.ipv6()], "must be a comma-separated list of proxy IP addresses")))
     .default([]),
   /** Browser origins allowed to call the API from their pages; none means CORS stays off. */
   CORS_ORIGINS: z
     .string()
-    .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().refine(isOrigin, "must be an origin like https://app.example.com (no path, no wildcard)")))
     .default([]),
   PASSWORD_WORKERS: int(1, 64).optional(),

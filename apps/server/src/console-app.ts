@@ -47,9 +47,18 @@ export function createConsoleApp(dir = CONSOLE_DIST): ((method: string, path: st
     if (method !== "GET" && method !== "HEAD") return false;
     const asset = assets.get(path);
     if (asset) {
-      res.writeHead(200, { "content-type": asset.type, "content-length": asset.body.length, "cache-control": "public, max-age=31536000, immutable" });
+      res.writeHead(200, {
+        "content-type": asset.type,
+        "content-length": asset.body.length,
+        "cache-control": "public, max-age=31536000, immutable",
+      });
     } else if (APP_PATH.test(path)) {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": page.length, "cache-control": "no-cache", ...SECURITY_HEADERS });
+      res.writeHead(200, {
+        "content-type": "text/html; charset=utf-8",
+        "content-length": page.length,
+        "cache-control": "no-cache",
+        ...SECURITY_HEADERS,
+      });
     } else {
       return false;
     }

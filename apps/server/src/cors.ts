@@ -5,7 +5,15 @@ const ALLOWED_METHODS = "GET, POST, PUT, PATCH, DELETE";
  * Request headers a page may send: the API's own, and those `unleash-proxy-client` sends to the
  * frontend API (its ETag comes back as If-None-Match). Custom `x-unleash-*` headers are allowed by prefix.
  */
-const ALLOWED_HEADERS = ["authorization", "content-type", "if-none-match", "unleash-appname", "unleash-connection-id", "unleash-sdk", "unleash-client-spec"];
+const ALLOWED_HEADERS = [
+  "authorization",
+  "content-type",
+  "if-none-match",
+  "unleash-appname",
+  "unleash-connection-id",
+  "unleash-sdk",
+  "unleash-client-spec",
+];
 const ALLOWED_PREFIX = "x-unleash-";
 /** Response headers a page may read: the proxy client keeps the ETag for its next poll. */
 const EXPOSED_HEADERS = "etag";

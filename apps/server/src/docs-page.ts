@@ -10,7 +10,6 @@ interface Asset {
   type: string;
 }
 
-
 const require = createRequire(import.meta.url);
 const swaggerUi = dirname(require.resolve("swagger-ui-dist/package.json"));
 const own = join(dirname(fileURLToPath(import.meta.url)), "docs");

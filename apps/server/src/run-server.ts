@@ -30,7 +30,10 @@ export async function runServer(env: NodeJS.ProcessEnv): Promise<void> {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const where = db.kind === "postgres" ? "Postgres (DATABASE_URL)" : `embedded PGlite in ${config.DATA_DIR}`;
-  log.info({ url: `http://${config.HOST}:${port}`, database: db.kind }, `Vexil listening on http://${config.HOST}:${port} (database: ${where})`);
+  log.info(
+    { url: `http://${config.HOST}:${port}`, database: db.kind },
+    `Vexil listening on http://${config.HOST}:${port} (database: ${where})`,
+  );
 
   const shutdown = (signal: string) => {
     log.info({ signal }, "shutting down");

@@ -58,7 +58,10 @@ const WRITE_PATHS: WritePath[] = [
     async prepare(writer) {
       const admin = await adminToken(writer);
       const created = await writer.call("POST", "/api/admin/api-tokens", { body: { tokenName: "ci", type: "admin" }, headers: admin });
-      return { credential: { authorization: created.json.secret }, write: () => call(writer, "DELETE", `/api/admin/api-tokens/${created.json.id}`, admin) };
+      return {
+        credential: { authorization: created.json.secret },
+        write: () => call(writer, "DELETE", `/api/admin/api-tokens/${created.json.id}`, admin),
+      };
     },
   },
   {
@@ -81,7 +84,10 @@ const WRITE_PATHS: WritePath[] = [
     async prepare(writer) {
       const user = await userWithRole(writer, "viewer");
       for (let i = 1; i < DEFAULT_SESSION_POLICY.maxPerUser; i++) await loginHeaders(writer, user.username, user.password);
-      return { credential: user.headers, write: () => call(writer, "POST", "/auth/simple/login", {}, { username: user.username, password: user.password }) };
+      return {
+        credential: user.headers,
+        write: () => call(writer, "POST", "/auth/simple/login", {}, { username: user.username, password: user.password }),
+      };
     },
   },
   {
@@ -89,7 +95,10 @@ const WRITE_PATHS: WritePath[] = [
     async prepare(writer) {
       const admin = await adminToken(writer);
       const user = await userWithRole(writer, "editor");
-      return { credential: user.headers, write: () => call(writer, "POST", `/api/admin/user-admin/${user.id}/change-password`, admin, { password: "a brand new password" }) };
+      return {
+        credential: user.headers,
+        write: () => call(writer, "POST", `/api/admin/user-admin/${user.id}/change-password`, admin, { password: "a brand new password" }),
+      };
     },
   },
   {
@@ -97,7 +106,10 @@ const WRITE_PATHS: WritePath[] = [
     async prepare(writer) {
       const user = await userWithRole(writer, "editor");
       const pat = await patOf(writer, user.headers);
-      return { credential: user.headers, write: () => call(writer, "POST", "/api/admin/user/change-password", pat.headers, { password: "a brand new password" }) };
+      return {
+        credential: user.headers,
+        write: () => call(writer, "POST", "/api/admin/user/change-password", pat.headers, { password: "a brand new password" }),
+      };
     },
   },
   {
@@ -112,10 +124,14 @@ const WRITE_PATHS: WritePath[] = [
 ];
 
 for (const path of WRITE_PATHS) {
-  for (const [writerName, writer, reader] of [["one", one, other], ["the other", other, one]] as const) {
+  for (const [writerName, writer, reader] of [
+    ["one", one, other],
+    ["the other", other, one],
+  ] as const) {
     test(`${path.name} through ${writerName} instance ends the cached credential there at once and on the other soon`, async () => {
       const { credential, write } = await path.prepare(writer);
-      for (const srv of [writer, reader, writer, reader]) assert.is(await call(srv, "GET", ENVIRONMENTS, credential), 200, "cached on both");
+      for (const srv of [writer, reader, writer, reader])
+        assert.is(await call(srv, "GET", ENVIRONMENTS, credential), 200, "cached on both");
       assert.is(await write(), 200);
       assert.is(await call(writer, "GET", ENVIRONMENTS, credential), 401, "gone from the writer's cache with its response");
       await eventuallyStatus(reader, ENVIRONMENTS, credential, 401);
@@ -131,14 +147,21 @@ test("changes made by hand in SQL reach every instance: a role change and an exp
 
   const token = await adminToken(one);
   await cachedOnOther(token);
-  await one.db.db.updateTable("api_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("token_name", "like", "admin-%").execute();
+  await one.db.db
+    .updateTable("api_tokens")
+    .set({ expires_at: new Date(Date.now() - 1000) })
+    .where("token_name", "like", "admin-%")
+    .execute();
   await eventuallyStatus(other, ENVIRONMENTS, token, 401);
 });
 
 test("a token with an expiry is kept no longer than it lives", async () => {
   const viewer = await userWithRole(one, "viewer");
   const soon = new Date(Date.now() + 1_500).toISOString();
-  const pat = await one.call("POST", "/api/admin/user/tokens", { body: { description: "short", expiresAt: soon }, headers: viewer.headers });
+  const pat = await one.call("POST", "/api/admin/user/tokens", {
+    body: { description: "short", expiresAt: soon },
+    headers: viewer.headers,
+  });
   const headers = { authorization: pat.json.secret };
   await cachedOnOther(headers);
   // Nothing changes in the database: only the expiry recorded with the cached answer can end it.
@@ -146,23 +169,27 @@ test("a token with an expiry is kept no longer than it lives", async () => {
 });
 
 // Needs a real Postgres: the listener is a connection that can be cut there.
-if (one.db.databaseUrl) test("while an instance cannot hear changes it caches nothing", async () => {
-  const token = await adminToken(one);
-  await cachedOnOther(token);
-  await cachedOnOther(token);
-  const lostBefore = other.logs.filter((l) => /hears auth changes/.test(String(l.msg))).length;
-  await sql`select pg_terminate_backend(pid) from pg_stat_activity
+if (one.db.databaseUrl)
+  test("while an instance cannot hear changes it caches nothing", async () => {
+    const token = await adminToken(one);
+    await cachedOnOther(token);
+    await cachedOnOther(token);
+    const lostBefore = other.logs.filter((l) => /hears auth changes/.test(String(l.msg))).length;
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
             where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`.execute(one.db.db);
-  await until(() => other.logs.filter((l) => /hears auth changes/.test(String(l.msg))).length > lostBefore, "the lost listener to be noticed");
-  // Deleted without a notice: only the suspension of the cache can make this a 401.
-  await sql`alter table api_tokens disable trigger api_tokens_auth_change`.execute(one.db.db);
-  try {
-    await one.db.db.deleteFrom("api_tokens").where("token_name", "like", "admin-%").execute();
-  } finally {
-    await sql`alter table api_tokens enable trigger api_tokens_auth_change`.execute(one.db.db);
-  }
-  assert.is((await other.call("GET", ENVIRONMENTS, { headers: token })).status, 401);
-});
+    await until(
+      () => other.logs.filter((l) => /hears auth changes/.test(String(l.msg))).length > lostBefore,
+      "the lost listener to be noticed",
+    );
+    // Deleted without a notice: only the suspension of the cache can make this a 401.
+    await sql`alter table api_tokens disable trigger api_tokens_auth_change`.execute(one.db.db);
+    try {
+      await one.db.db.deleteFrom("api_tokens").where("token_name", "like", "admin-%").execute();
+    } finally {
+      await sql`alter table api_tokens enable trigger api_tokens_auth_change`.execute(one.db.db);
+    }
+    assert.is((await other.call("GET", ENVIRONMENTS, { headers: token })).status, 401);
+  });
 
 test.after(async () => {
   await other.app.server.close();

@@ -43,7 +43,13 @@ async function changeRequestInReview(): Promise<number> {
   const author = await createUser(db, hasher, null, { username: unique("cr-author"), rootRole: RootRole.Editor });
   const by = { kind: "user", userId: author.id, username: author.username as string, rootRole: RootRole.Editor, via: "session" } as const;
   return db.transaction().execute(async (trx) => {
-    const id = await addChange(trx, by, { projectId: "default", environment: "production", feature: FEATURE, action: "updateEnabled", payload: { enabled: true } });
+    const id = await addChange(trx, by, {
+      projectId: "default",
+      environment: "production",
+      feature: FEATURE,
+      action: "updateEnabled",
+      payload: { enabled: true },
+    });
     await moveChangeRequest(trx, by, "default", id, { state: "In review" });
     return id;
   });
@@ -101,7 +107,10 @@ const MATRIX: Record<string, Row> = {
     expect: "401 401 401 403 201 201 201 403 201 403",
     request: () => ({ params: { projectId: "default" }, body: { name: unique("feature") } }),
   },
-  "GET /api/admin/projects/{projectId}/features/{featureName}": { expect: READ, request: () => ({ params: { projectId: "default", featureName: FEATURE } }) },
+  "GET /api/admin/projects/{projectId}/features/{featureName}": {
+    expect: READ,
+    request: () => ({ params: { projectId: "default", featureName: FEATURE } }),
+  },
   "GET /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants": {
     expect: READ,
     request: () => ({ params: { projectId: "default", featureName: FEATURE, environment: "development" } }),
@@ -125,9 +134,18 @@ const MATRIX: Record<string, Row> = {
     expect: EDITOR_WRITES,
     request: () => ({ params: { projectId: "default", featureName: FEATURE }, body: { impressionData: true } }),
   },
-  "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on": { expect: EDITOR_WRITES, request: () => ({ params: DEV }) },
-  "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off": { expect: EDITOR_WRITES, request: () => ({ params: DEV }) },
-  "GET /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies": { expect: READ, request: () => ({ params: DEV }) },
+  "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on": {
+    expect: EDITOR_WRITES,
+    request: () => ({ params: DEV }),
+  },
+  "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off": {
+    expect: EDITOR_WRITES,
+    request: () => ({ params: DEV }),
+  },
+  "GET /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies": {
+    expect: READ,
+    request: () => ({ params: DEV }),
+  },
   "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies": {
     expect: EDITOR_WRITES,
     request: () => ({ params: DEV, body: { name: "default" } }),
@@ -138,7 +156,10 @@ const MATRIX: Record<string, Row> = {
   },
   "PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}": {
     expect: EDITOR_WRITES,
-    request: async () => ({ params: { ...DEV, strategyId: await newStrategy() }, body: { name: "userWithId", parameters: { userIds: "1" } } }),
+    request: async () => ({
+      params: { ...DEV, strategyId: await newStrategy() },
+      body: { name: "userWithId", parameters: { userIds: "1" } },
+    }),
   },
   "DELETE /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}": {
     expect: EDITOR_WRITES,
@@ -149,7 +170,10 @@ const MATRIX: Record<string, Row> = {
   "GET /api/admin/segments": { expect: READ },
   "POST /api/admin/segments": { expect: "401 401 401 403 201 201 201 403 201 403", request: () => ({ body: { name: unique("segment") } }) },
   "GET /api/admin/segments/{id}": { expect: READ, request: async () => ({ params: { id: await newSegment() } }) },
-  "PUT /api/admin/segments/{id}": { expect: EDITOR_WRITES, request: async () => ({ params: { id: await newSegment() }, body: { name: unique("segment") } }) },
+  "PUT /api/admin/segments/{id}": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { id: await newSegment() }, body: { name: unique("segment") } }),
+  },
   "DELETE /api/admin/segments/{id}": { expect: EDITOR_WRITES, request: async () => ({ params: { id: await newSegment() } }) },
   // Change requests are on in production of "default": only those who may skip them write dependencies directly.
   "POST /api/admin/projects/{projectId}/features/{featureName}/dependencies": {
@@ -160,7 +184,9 @@ const MATRIX: Record<string, Row> = {
     expect: SKIPPERS,
     request: async () => {
       const child = await newFeature();
-      await db.transaction().execute((trx) => addFeatureDependency(trx, null, { projectId: "default", featureName: child }, { feature: FEATURE }));
+      await db
+        .transaction()
+        .execute((trx) => addFeatureDependency(trx, null, { projectId: "default", featureName: child }, { feature: FEATURE }));
       return { params: { projectId: "default", featureName: child, parent: FEATURE } };
     },
   },
@@ -173,12 +199,24 @@ const MATRIX: Record<string, Row> = {
   "GET /api/client/streaming": { expect: SDK },
   "POST /api/client/register": {
     expect: SDK_ACCEPTS,
-    request: () => ({ body: { appName: "matrix", instanceId: unique("instance"), strategies: ["default"], started: new Date().toISOString(), interval: 10_000 } }),
+    request: () => ({
+      body: {
+        appName: "matrix",
+        instanceId: unique("instance"),
+        strategies: ["default"],
+        started: new Date().toISOString(),
+        interval: 10_000,
+      },
+    }),
   },
   "POST /api/client/metrics": {
     expect: SDK_ACCEPTS,
     request: () => ({
-      body: { appName: "matrix", instanceId: "i", bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { [FEATURE]: { yes: 1, no: 0 } } } },
+      body: {
+        appName: "matrix",
+        instanceId: "i",
+        bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { [FEATURE]: { yes: 1, no: 0 } } },
+      },
     }),
   },
   "GET /api/frontend": { expect: FRONTEND },
@@ -186,7 +224,15 @@ const MATRIX: Record<string, Row> = {
   "POST /api/frontend/client/metrics": {
     expect: FRONTEND,
     request: () => ({
-      body: { appName: "matrix-web", instanceId: "browser", bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { [FEATURE]: { yes: 1, no: 0, variants: {} } } } },
+      body: {
+        appName: "matrix-web",
+        instanceId: "browser",
+        bucket: {
+          start: new Date().toISOString(),
+          stop: new Date().toISOString(),
+          toggles: { [FEATURE]: { yes: 1, no: 0, variants: {} } },
+        },
+      },
     }),
   },
   "GET /api/admin/metrics/applications": { expect: READ },
@@ -194,7 +240,10 @@ const MATRIX: Record<string, Row> = {
 
   "GET /api/admin/banners": { expect: READ },
   "POST /api/admin/banners": { expect: ADMIN_CREATES, request: () => ({ body: { message: "matrix" } }) },
-  "PUT /api/admin/banners/{id}": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newBanner() }, body: { message: "changed" } }) },
+  "PUT /api/admin/banners/{id}": {
+    expect: ADMIN_ONLY,
+    request: async () => ({ params: { id: await newBanner() }, body: { message: "changed" } }),
+  },
   "DELETE /api/admin/banners/{id}": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newBanner() } }) },
   "POST /api/admin/banners/{id}/on": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newBanner() } }) },
   "POST /api/admin/banners/{id}/off": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newBanner() } }) },
@@ -208,7 +257,11 @@ const MATRIX: Record<string, Row> = {
     request: async () => ({ params: { id: await newUser() }, body: { password: "another long password" } }),
   },
   // A token is not a user and has no password of its own.
-  "POST /api/admin/user/change-password": { expect: "401 401 401 200 200 200 403 403 200 403", fresh: true, request: () => ({ body: { password: "my new long password" } }) },
+  "POST /api/admin/user/change-password": {
+    expect: "401 401 401 200 200 200 403 403 200 403",
+    fresh: true,
+    request: () => ({ body: { password: "my new long password" } }),
+  },
 
   "GET /api/admin/api-tokens": { expect: ADMIN_ONLY },
   "POST /api/admin/api-tokens": { expect: ADMIN_CREATES, request: () => ({ body: { tokenName: unique("token"), type: "client" } }) },
@@ -221,7 +274,10 @@ const MATRIX: Record<string, Row> = {
   },
   // Personal tokens belong to users: an admin token has none.
   "GET /api/admin/user/tokens": { expect: "401 401 401 200 200 200 403 403 200 403" },
-  "POST /api/admin/user/tokens": { expect: "401 401 401 201 201 201 403 403 201 403", request: () => ({ body: { description: "mine", expiresAt: null } }) },
+  "POST /api/admin/user/tokens": {
+    expect: "401 401 401 201 201 201 403 403 201 403",
+    request: () => ({ body: { description: "mine", expiresAt: null } }),
+  },
   "DELETE /api/admin/user/tokens/{id}": {
     expect: "401 401 401 200 200 200 403 403 200 403",
     request: async (caller) => {
@@ -236,15 +292,24 @@ const MATRIX: Record<string, Row> = {
   "GET /api/admin/projects/{projectId}/change-requests/config": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
   "PUT /api/admin/projects/{projectId}/environments/{environment}/change-requests/config": {
     expect: ADMIN_ONLY,
-    request: () => ({ params: { projectId: "default", environment: "production" }, body: { changeRequestsEnabled: true, requiredApprovals: 1 } }),
+    request: () => ({
+      params: { projectId: "default", environment: "production" },
+      body: { changeRequestsEnabled: true, requiredApprovals: 1 },
+    }),
   },
   // Change requests are proposed and approved by users; an admin token is refused.
   "POST /api/admin/projects/{projectId}/environments/{environment}/change-requests": {
     expect: "401 401 401 403 200 200 403 403 200 403",
-    request: () => ({ params: { projectId: "default", environment: "production" }, body: { feature: FEATURE, action: "updateEnabled", payload: { enabled: false } } }),
+    request: () => ({
+      params: { projectId: "default", environment: "production" },
+      body: { feature: FEATURE, action: "updateEnabled", payload: { enabled: false } },
+    }),
   },
   "GET /api/admin/projects/{projectId}/change-requests/pending": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
-  "GET /api/admin/projects/{projectId}/change-requests/{id}": { expect: READ, request: () => ({ params: { projectId: "default", id: readableCr } }) },
+  "GET /api/admin/projects/{projectId}/change-requests/{id}": {
+    expect: READ,
+    request: () => ({ params: { projectId: "default", id: readableCr } }),
+  },
   "PUT /api/admin/projects/{projectId}/change-requests/{id}/state": {
     expect: "401 401 401 403 200 200 403 403 200 403",
     request: async () => ({ params: { projectId: "default", id: await changeRequestInReview() }, body: { state: "Approved" } }),
@@ -348,7 +413,8 @@ async function runCell(transport: "rest" | "trpc", route: string, row: Row, kind
     if (expected === 201 || expected === 202) expected = 200;
   }
   cells++;
-  if (status !== expected) failures.push(`${transport} ${route} as ${kind}: expected ${expected}, got ${status} ${JSON.stringify(body).slice(0, 200)}`);
+  if (status !== expected)
+    failures.push(`${transport} ${route} as ${kind}: expected ${expected}, got ${status} ${JSON.stringify(body).slice(0, 200)}`);
 }
 
 test("every route x every principal gets the status in the table, over REST and over tRPC", async () => {
@@ -360,7 +426,9 @@ test("every route x every principal gets the status in the table, over REST and 
       if (served.has(route)) await runCell("trpc", route, row, kind, expected[i] as number);
     }
   }
-  console.log(`authorization matrix: ${Object.keys(MATRIX).length} routes x ${PRINCIPAL_KINDS.length} principals, ${cells} cells checked (REST and tRPC)`);
+  console.log(
+    `authorization matrix: ${Object.keys(MATRIX).length} routes x ${PRINCIPAL_KINDS.length} principals, ${cells} cells checked (REST and tRPC)`,
+  );
   assert.equal(failures, [], failures.join("\n"));
 });
 

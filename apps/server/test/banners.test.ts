@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { adminToken, clientToken, userWithRole } from "./support/principals.ts";
-import { type Reply, startTestServer, UUID_V4 } from "./support/test-server.ts";
+import { startTestServer } from "./support/test-server.ts";
 import { assertError } from "./support/assert-error.ts";
 
 const srv = await startTestServer();
@@ -159,7 +159,10 @@ test("a body that is not application/json is 415 ContentTypeerror, and nothing i
   });
   assert.is(withCharset.status, 201);
   const { banners } = await stored();
-  assert.equal(banners.map((b) => b.id), [...before.banners.map((b) => b.id), withCharset.json.id]);
+  assert.equal(
+    banners.map((b) => b.id),
+    [...before.banners.map((b) => b.id), withCharset.json.id],
+  );
 });
 
 test("without credentials every banner route is 401 AuthenticationRequired", async () => {
@@ -201,7 +204,10 @@ test("Editor and Viewer get 403 naming UPDATE_INSTANCE_BANNERS on every write; a
       assert.is(res.json.message, 'You need the "UPDATE_INSTANCE_BANNERS" permission to perform this action.', `${who} ${method} ${path}`);
     }
     // Reading needs no permission beyond being signed in.
-    assert.equal((await list(headers)).map((b) => b.id), [id]);
+    assert.equal(
+      (await list(headers)).map((b) => b.id),
+      [id],
+    );
   }
   for (const [method, path, body] of writes) {
     const res = await srv.call(method, path, { headers: client, ...(body ? { body } : {}) });
@@ -216,7 +222,10 @@ test("Editor and Viewer get 403 naming UPDATE_INSTANCE_BANNERS on every write; a
   assertError(read, 403, "NoAccessError");
   assert.is(read.json.message, "A client token cannot use the admin API; use an admin token or a personal access token.");
   // Permission comes before content type and schema (contract check order).
-  const early = await srv.call("POST", "/api/admin/banners", { raw: "not json", headers: { ...viewer.headers, "content-type": "text/plain" } });
+  const early = await srv.call("POST", "/api/admin/banners", {
+    raw: "not json",
+    headers: { ...viewer.headers, "content-type": "text/plain" },
+  });
   assertError(early, 403, "NoAccessError");
   assert.equal(await stored(), before);
 });
@@ -246,7 +255,10 @@ test("200 concurrent creates: all acknowledged, all stored, ids and createdAt in
 
   // Sorting by createdAt gives the id order, and no two banners share a time.
   const byTime = stored200.slice().sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
-  assert.equal(byTime.map((b) => b.id), stored200.map((b) => b.id));
+  assert.equal(
+    byTime.map((b) => b.id),
+    stored200.map((b) => b.id),
+  );
   for (let i = 1; i < stored200.length; i++) assert.ok(stored200[i].createdAt > stored200[i - 1].createdAt);
 
   const { events } = await stored();
@@ -258,8 +270,14 @@ test("GET lists every banner, newest first", async () => {
   const ids = [];
   for (const message of ["first", "second", "third"]) ids.push((await created({ message })).id);
   const banners = await list();
-  assert.equal(banners.map((b) => b.message), ["third", "second", "first"]);
-  assert.equal(banners.map((b) => b.id), ids.reverse());
+  assert.equal(
+    banners.map((b) => b.message),
+    ["third", "second", "first"],
+  );
+  assert.equal(
+    banners.map((b) => b.id),
+    ids.reverse(),
+  );
   assert.equal(await list(viewer.headers), banners);
 });
 
@@ -355,7 +373,11 @@ test("an unknown id is 404 NotFoundError; an id that is not a positive integer i
     for (const bad of malformed) {
       const res = await srv.call(method, `/api/admin/banners/${bad}${suffix}`, { headers: admin, ...(body ? { body } : {}) });
       assertError(res, 400, "ValidationError");
-      assert.equal(res.json.details.map((d: { path: string }) => d.path), ["id"], `${method} ${bad}${suffix}`);
+      assert.equal(
+        res.json.details.map((d: { path: string }) => d.path),
+        ["id"],
+        `${method} ${bad}${suffix}`,
+      );
     }
   }
   assert.equal(await stored(), before);

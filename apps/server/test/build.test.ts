@@ -20,7 +20,11 @@ test("the build is plain JavaScript: no TypeScript loader, no .ts import left", 
 test("the built server starts, answers, hashes in its password worker, serves the docs, and stops on SIGTERM", async () => {
   const db = await createTestDb();
   const env: Record<string, string> = db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : { DATA_DIR: "memory://" };
-  const server = await startServerProcess({ ...env, SESSION_SECRET: "a-test-secret-of-at-least-32-chars!", ADMIN_PASSWORD: "built-admin-password" });
+  const server = await startServerProcess({
+    ...env,
+    SESSION_SECRET: "a-test-secret-of-at-least-32-chars!",
+    ADMIN_PASSWORD: "built-admin-password",
+  });
   try {
     assert.ok(existsSync(new URL("password-worker.mjs", DIST)));
     const ready = await request(`${server.url}/ready`);
@@ -54,7 +58,10 @@ test("the built server starts, answers, hashes in its password worker, serves th
     const code = await server.stop();
     await db.close();
     assert.is(code, 0, server.lines.join("\n"));
-    assert.ok(server.lines.some((line) => line.includes("stopped: in-flight requests finished")), "the closing line is logged");
+    assert.ok(
+      server.lines.some((line) => line.includes("stopped: in-flight requests finished")),
+      "the closing line is logged",
+    );
   }
 });
 

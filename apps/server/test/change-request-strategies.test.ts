@@ -14,9 +14,14 @@ const call = (who: { headers: Record<string, string> }, method: string, path: st
   srv.call(method, path, { headers: who.headers, ...(body !== undefined ? { body } : {}) });
 
 for (const name of ["cr.parent", "cr.child"]) assert.is((await call(admin, "POST", `${P}/features`, { name })).status, 201);
-assert.is((await call(admin, "PUT", `${P}/environments/production/change-requests/config`, { changeRequestsEnabled: true, requiredApprovals: 1 })).status, 200);
+assert.is(
+  (await call(admin, "PUT", `${P}/environments/production/change-requests/config`, { changeRequestsEnabled: true, requiredApprovals: 1 }))
+    .status,
+  200,
+);
 
-const propose = (feature: string, action: string, payload: unknown) => call(author, "POST", `${P}/environments/production/change-requests`, { feature, action, payload });
+const propose = (feature: string, action: string, payload: unknown) =>
+  call(author, "POST", `${P}/environments/production/change-requests`, { feature, action, payload });
 async function approveAndApply(id: number): Promise<void> {
   assert.is((await call(author, "PUT", `${P}/change-requests/${id}/state`, { state: "In review" })).status, 200);
   assert.is((await call(approver, "PUT", `${P}/change-requests/${id}/state`, { state: "Approved" })).status, 200);
@@ -34,11 +39,14 @@ test("addStrategy, updateEnabled and addDependency are applied in the request's 
   await approveAndApply(first.json.id);
   const feature = (await call(admin, "GET", `${P}/features/cr.child`)).json;
   const production = feature.environments.find((e: { name: string }) => e.name === "production");
-  assert.equal([production.enabled, production.strategies.map((s: { name: string }) => s.name), feature.dependencies.map((d: { feature: string }) => d.feature)], [
-    true,
-    ["userWithId"],
-    ["cr.parent"],
-  ]);
+  assert.equal(
+    [
+      production.enabled,
+      production.strategies.map((s: { name: string }) => s.name),
+      feature.dependencies.map((d: { feature: string }) => d.feature),
+    ],
+    [true, ["userWithId"], ["cr.parent"]],
+  );
 });
 
 test("updateStrategy, deleteStrategy and deleteDependency", async () => {
@@ -70,7 +78,11 @@ test("a change a direct write would refuse is refused when proposed, and changes
 
 test("where change requests are on, direct strategy, switch and dependency writes are the 403 of variants", async () => {
   const before = await dbSnapshot(srv.db.db);
-  assertError(await call(author, "POST", `${P}/features/cr.child/environments/production/strategies`, { name: "default" }), 403, "NoAccessError");
+  assertError(
+    await call(author, "POST", `${P}/features/cr.child/environments/production/strategies`, { name: "default" }),
+    403,
+    "NoAccessError",
+  );
   assertError(await call(author, "POST", `${P}/features/cr.child/environments/production/off`), 403, "NoAccessError");
   assertError(await call(author, "POST", `${P}/features/cr.child/dependencies`, { feature: "cr.parent" }), 403, "NoAccessError");
   assert.equal(await dbSnapshot(srv.db.db), before);

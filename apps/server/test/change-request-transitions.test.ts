@@ -65,7 +65,11 @@ const STEP: Partial<Record<State, { from: State; by: Who; body?: () => object }>
 async function requestIn(state: State): Promise<{ id: number; feature: string }> {
   const feature = await newFeature();
   const created = await srv.call("POST", `${P}/environments/production/change-requests`, {
-    body: { feature, action: "patchVariant", payload: { variants: [{ name: "blue", weight: 1000, weightType: "variable", stickiness: "default" }] } },
+    body: {
+      feature,
+      action: "patchVariant",
+      payload: { variants: [{ name: "blue", weight: 1000, weightType: "variable", stickiness: "default" }] },
+    },
     headers: author.headers,
   });
   assert.equal([created.status, created.json.state], [200, "Draft"], JSON.stringify(created.json));
@@ -82,15 +86,23 @@ async function requestIn(state: State): Promise<{ id: number; feature: string }>
 
 /** Ends a request still open, so the author's next proposal starts a new one. */
 async function close(id: number): Promise<void> {
-  if (allowedFrom((await stateOf(id)) as State).includes("Cancelled")) assert.is((await move(author, id, { state: "Cancelled" })).status, 200);
+  if (allowedFrom((await stateOf(id)) as State).includes("Cancelled"))
+    assert.is((await move(author, id, { state: "Cancelled" })).status, 200);
 }
 
 test("every refused transition is a 400 naming the current state and the allowed ones, and changes nothing", async () => {
   let refused = 0;
   for (const from of STATES) {
     const { id } = await requestIn(from);
-    const eventsBefore = await srv.db.db.selectFrom("events").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    const options = allowedFrom(from).length ? allowedFrom(from).map((s) => `"${s}"`).join(", ") : "nothing (it is final)";
+    const eventsBefore = await srv.db.db
+      .selectFrom("events")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    const options = allowedFrom(from).length
+      ? allowedFrom(from)
+          .map((s) => `"${s}"`)
+          .join(", ")
+      : "nothing (it is final)";
     for (const to of STATES.filter((s) => !allowedFrom(from).includes(s))) {
       // An Admin may do everything else, so only the state rule can refuse this.
       const res = await move(admin, id, { state: to, ...(to === "Scheduled" ? { scheduledAt: inAnHour() } : {}) });
@@ -99,7 +111,10 @@ test("every refused transition is a 400 naming the current state and the allowed
       refused++;
     }
     assert.is(await stateOf(id), from);
-    const eventsAfter = await srv.db.db.selectFrom("events").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const eventsAfter = await srv.db.db
+      .selectFrom("events")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     assert.is(Number(eventsAfter.n), Number(eventsBefore.n), `${from}: no event for a refused move`);
     await close(id);
   }
@@ -129,7 +144,7 @@ for (const move_ of ALLOWED_MOVES) {
       .where(sql<string>`data->>'id'`, "=", String(id))
       .execute();
     assert.is(events.length, 1, type);
-    assert.equal((events[0]?.pre_data as { state: string }).state, move_.from);
+    assert.equal((events[0]!.pre_data as { state: string }).state, move_.from);
     // Only an apply touches the feature; the schedule shows only while Scheduled.
     assert.equal(await variantNames(feature), move_.to === "Applied" ? ["blue"] : []);
     assert.is("schedule" in res.json, move_.to === "Scheduled");
@@ -142,7 +157,11 @@ test("Scheduled -> Rejected and -> Cancelled keep the feature as it was, and the
   const cancelled = await requestIn("Scheduled");
   assert.is((await move(approver, rejected.id, { state: "Rejected", comment: "not this week" })).status, 200);
   assert.is((await move(author, cancelled.id, { state: "Cancelled" })).status, 200);
-  await srv.db.db.updateTable("change_requests").set({ scheduled_at: new Date(Date.now() - 1000) }).where("id", "in", [rejected.id, cancelled.id]).execute();
+  await srv.db.db
+    .updateTable("change_requests")
+    .set({ scheduled_at: new Date(Date.now() - 1000) })
+    .where("id", "in", [rejected.id, cancelled.id])
+    .execute();
   await srv.app.scheduler.tick();
   assert.equal([await stateOf(rejected.id), await stateOf(cancelled.id)], ["Rejected", "Cancelled"]);
   assert.equal(await variantNames(rejected.feature), []);
@@ -152,7 +171,10 @@ test("Scheduled -> Rejected and -> Cancelled keep the feature as it was, and the
 test("who may not: the approver cannot cancel, the author cannot reject their own", async () => {
   const { id } = await requestIn("In review");
   assert.equal((await move(approver, id, { state: "Cancelled" })).json.message, "Only the author or an Admin can cancel a change request.");
-  assert.equal((await move(author, id, { state: "Rejected" })).json.message, "You cannot reject your own change request; cancel it instead.");
+  assert.equal(
+    (await move(author, id, { state: "Rejected" })).json.message,
+    "You cannot reject your own change request; cancel it instead.",
+  );
   assert.is(await stateOf(id), "In review");
   await close(id);
 });

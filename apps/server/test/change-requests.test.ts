@@ -31,13 +31,18 @@ async function configure(environment: string, enabled: boolean, requiredApproval
   });
   assert.is(res.status, 200, JSON.stringify(res.json));
 }
-const propose = (who: { headers: Record<string, string> }, feature: string, body: object = { action: "patchVariant", payload: { variants: variants() } }, env = "production") =>
-  srv.call("POST", `${P}/environments/${env}/change-requests`, { body: { feature, ...body }, headers: who.headers });
+const propose = (
+  who: { headers: Record<string, string> },
+  feature: string,
+  body: object = { action: "patchVariant", payload: { variants: variants() } },
+  env = "production",
+) => srv.call("POST", `${P}/environments/${env}/change-requests`, { body: { feature, ...body }, headers: who.headers });
 const move = (who: { headers: Record<string, string> }, id: number, body: object) =>
   srv.call("PUT", `${P}/change-requests/${id}/state`, { body, headers: who.headers });
 const variantsOf = async (feature: string, env = "production") =>
   (await srv.call("GET", `${P}/features/${feature}/environments/${env}/variants`, { headers: admin.headers })).json.variants;
-const pending = async (who: { headers: Record<string, string> }) => (await srv.call("GET", `${P}/change-requests/pending`, { headers: who.headers })).json;
+const pending = async (who: { headers: Record<string, string> }) =>
+  (await srv.call("GET", `${P}/change-requests/pending`, { headers: who.headers })).json;
 
 await configure("production", true, 2);
 
@@ -52,7 +57,10 @@ test("config: read per environment, Admin only to change", async () => {
   });
   assert.equal([refused.status, refused.json.name], [403, "NoAccessError"]);
   for (const requiredApprovals of [0, 11, 1.5]) {
-    const bad = await srv.call("PUT", `${P}/environments/production/change-requests/config`, { body: { changeRequestsEnabled: true, requiredApprovals }, headers: admin.headers });
+    const bad = await srv.call("PUT", `${P}/environments/production/change-requests/config`, {
+      body: { changeRequestsEnabled: true, requiredApprovals },
+      headers: admin.headers,
+    });
     assert.is(bad.status, 400, String(requiredApprovals));
   }
   assert.is((await srv.call("GET", "/api/admin/projects/nope/change-requests/config", { headers: viewer.headers })).status, 404);
@@ -67,7 +75,10 @@ test("direct variant writes are refused where change requests are on, unless SKI
   assert.equal(await variantsOf(feature), []);
   const byAdmin = await srv.call("PUT", path, { body: variants(), headers: admin.headers });
   assert.is(byAdmin.status, 200);
-  const dev = await srv.call("PUT", `${P}/features/${feature}/environments/development/variants`, { body: variants(), headers: author.headers });
+  const dev = await srv.call("PUT", `${P}/features/${feature}/environments/development/variants`, {
+    body: variants(),
+    headers: author.headers,
+  });
   assert.is(dev.status, 200, "development has no change requests");
 });
 
@@ -76,7 +87,10 @@ test("the whole lifecycle: Draft -> In review -> (2 approvals) Approved -> Appli
   const created = await propose(author, feature);
   assert.is(created.status, 200, JSON.stringify(created.json));
   const id = created.json.id;
-  assert.equal([created.json.state, created.json.minApprovals, created.json.environment, created.json.project], ["Draft", 2, "production", "default"]);
+  assert.equal(
+    [created.json.state, created.json.minApprovals, created.json.environment, created.json.project],
+    ["Draft", 2, "production", "default"],
+  );
   assert.equal(created.json.features[0].name, feature);
   assert.is(created.json.features[0].changes[0].action, "patchVariant");
   assert.is(created.json.createdBy.username, "cr-author");
@@ -92,7 +106,10 @@ test("the whole lifecycle: Draft -> In review -> (2 approvals) Approved -> Appli
   const own = await move(author, id, { state: "Approved" });
   assert.equal([own.status, own.json.name, own.json.message], [403, "NoAccessError", "You cannot approve your own change request."]);
   const byViewer = await move(viewer, id, { state: "Approved" });
-  assert.equal([byViewer.status, byViewer.json.message], [403, 'You need the "APPROVE_CHANGE_REQUEST" permission to perform this action in the "production" environment.']);
+  assert.equal(
+    [byViewer.status, byViewer.json.message],
+    [403, 'You need the "APPROVE_CHANGE_REQUEST" permission to perform this action in the "production" environment.'],
+  );
 
   const first = await move(approver, id, { state: "Approved" });
   assert.equal([first.status, first.json.state, first.json.approvals.length], [200, "In review", 1]);
@@ -105,15 +122,35 @@ test("the whole lifecycle: Draft -> In review -> (2 approvals) Approved -> Appli
   const applied = await move(approver, id, { state: "Applied" });
   assert.equal([applied.status, applied.json.state], [200, "Applied"]);
   const stored = await variantsOf(feature);
-  assert.equal(stored.map((v: { name: string; weight: number }) => [v.name, v.weight]), [["blue", 1000]]);
-  const fe = await srv.db.db.selectFrom("feature_environments").select("enabled").where("feature_name", "=", feature).where("environment_name", "=", "production").executeTakeFirstOrThrow();
+  assert.equal(
+    stored.map((v: { name: string; weight: number }) => [v.name, v.weight]),
+    [["blue", 1000]],
+  );
+  const fe = await srv.db.db
+    .selectFrom("feature_environments")
+    .select("enabled")
+    .where("feature_name", "=", feature)
+    .where("environment_name", "=", "production")
+    .executeTakeFirstOrThrow();
   assert.is(fe.enabled, true);
 
   const refused = await move(author, id, { state: "Draft" });
   assert.is(refused.status, 400);
-  assert.is(refused.json.message, `Cannot move change request ${id} from "Applied" to "Draft"; from "Applied" it can go to nothing (it is final).`);
-  const types = (await srv.db.db.selectFrom("events").select("type").where("type", "like", "change-request-%").execute()).map((e) => e.type);
-  for (const type of ["change-request-created", "change-request-change-added", "change-request-in-review", "change-request-approval-added", "change-request-approved", "change-request-applied"]) {
+  assert.is(
+    refused.json.message,
+    `Cannot move change request ${id} from "Applied" to "Draft"; from "Applied" it can go to nothing (it is final).`,
+  );
+  const types = (await srv.db.db.selectFrom("events").select("type").where("type", "like", "change-request-%").execute()).map(
+    (e) => e.type,
+  );
+  for (const type of [
+    "change-request-created",
+    "change-request-change-added",
+    "change-request-in-review",
+    "change-request-approval-added",
+    "change-request-approved",
+    "change-request-applied",
+  ]) {
     assert.ok(types.includes(type), type);
   }
 });
@@ -123,7 +160,10 @@ test("refused transitions name the current and allowed states", async () => {
   const id = (await propose(author, feature)).json.id;
   const res = await move(approver, id, { state: "Applied" });
   assert.equal([res.status, res.json.name], [400, "ValidationError"]);
-  assert.is(res.json.message, `Cannot move change request ${id} from "Draft" to "Applied"; from "Draft" it can go to "In review", "Cancelled".`);
+  assert.is(
+    res.json.message,
+    `Cannot move change request ${id} from "Draft" to "Applied"; from "Draft" it can go to "In review", "Cancelled".`,
+  );
   const cancelledByOther = await move(approver, id, { state: "Cancelled" });
   assert.is(cancelledByOther.status, 403);
   assert.is((await move(author, id, { state: "Cancelled" })).json.state, "Cancelled");
@@ -160,7 +200,10 @@ test("a stale change fails the apply with 400 and changes nothing", async () => 
   // The stored change has gone bad since it was proposed (e.g. written by an older version).
   await sql`update change_request_changes set payload = '{"variants": [{"name": "x", "weight": 1000, "weightType": "fix"}]}'::jsonb
             where change_request_id = ${id} and action = 'patchVariant'`.execute(srv.db.db);
-  const eventsBefore = await srv.db.db.selectFrom("events").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const eventsBefore = await srv.db.db
+    .selectFrom("events")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   const res = await move(approver, id, { state: "Applied" });
   assert.equal([res.status, res.json.name], [400, "ValidationError"]);
   assert.match(res.json.message, /can no longer be applied/);
@@ -169,7 +212,10 @@ test("a stale change fails the apply with 400 and changes nothing", async () => 
   assert.not.ok(fe?.enabled, "the earlier change in the request was rolled back too");
   const after = await srv.call("GET", `${P}/change-requests/${id}`, { headers: author.headers });
   assert.is(after.json.state, "Approved");
-  const eventsAfter = await srv.db.db.selectFrom("events").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const eventsAfter = await srv.db.db
+    .selectFrom("events")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   assert.is(Number(eventsAfter.n), Number(eventsBefore.n));
   await move(author, id, { state: "Cancelled" });
   await configure("production", true, 2);
@@ -188,7 +234,11 @@ test("scheduling: the due request is applied exactly once by two racing schedule
   assert.ok((await pending(author)).some((cr: { id: number; schedule?: unknown }) => cr.id === id && cr.schedule));
 
   assert.equal((await runDueChangeRequests(srv.db.db)).applied, [], "not due yet");
-  await srv.db.db.updateTable("change_requests").set({ scheduled_at: new Date(Date.now() - 1000) }).where("id", "=", id).execute();
+  await srv.db.db
+    .updateTable("change_requests")
+    .set({ scheduled_at: new Date(Date.now() - 1000) })
+    .where("id", "=", id)
+    .execute();
   const other = srv.db.databaseUrl ? createDb({ databaseUrl: srv.db.databaseUrl, poolSize: 2 }) : undefined;
   try {
     const [a, b] = await Promise.all([runDueChangeRequests(srv.db.db), runDueChangeRequests(other?.db ?? srv.db.db)]);
@@ -198,7 +248,12 @@ test("scheduling: the due request is applied exactly once by two racing schedule
   }
   assert.is((await srv.call("GET", `${P}/change-requests/${id}`, { headers: author.headers })).json.state, "Applied");
   assert.is((await variantsOf(feature)).length, 1);
-  const applies = await srv.db.db.selectFrom("events").select("id").where("type", "=", "change-request-applied").where(sql`data->>'id'`, "=", String(id)).execute();
+  const applies = await srv.db.db
+    .selectFrom("events")
+    .select("id")
+    .where("type", "=", "change-request-applied")
+    .where(sql`data->>'id'`, "=", String(id))
+    .execute();
   assert.is(applies.length, 1);
   await configure("production", true, 2);
 });
@@ -211,7 +266,11 @@ test("a scheduled request that cannot apply is marked failed with the reason", a
   await move(approver, id, { state: "Approved" });
   await move(approver, id, { state: "Scheduled", scheduledAt: new Date(Date.now() + 3600_000).toISOString() });
   await sql`update change_request_changes set payload = '{"variants": "nope"}'::jsonb where change_request_id = ${id}`.execute(srv.db.db);
-  await srv.db.db.updateTable("change_requests").set({ scheduled_at: new Date(Date.now() - 1000) }).where("id", "=", id).execute();
+  await srv.db.db
+    .updateTable("change_requests")
+    .set({ scheduled_at: new Date(Date.now() - 1000) })
+    .where("id", "=", id)
+    .execute();
   const outcome = await runDueChangeRequests(srv.db.db);
   assert.equal(outcome.failed, [id]);
   const cr = (await srv.call("GET", `${P}/change-requests/${id}`, { headers: author.headers })).json;
@@ -239,7 +298,11 @@ test("pending: the caller's own open requests, in enabled environments, by id", 
   assert.ok(ids.includes(mineProd) && ids.includes(mineDev));
   assert.not.ok(ids.includes(theirs), "another user's request");
   assert.not.ok(ids.includes(cancelled) || ids.includes(rejected), "closed requests");
-  assert.equal(ids, [...ids].sort((a: number, b: number) => a - b), "ordered by id");
+  assert.equal(
+    ids,
+    [...ids].sort((a: number, b: number) => a - b),
+    "ordered by id",
+  );
   for (const cr of list) {
     assert.ok(["Draft", "In review", "Approved", "Scheduled"].includes(cr.state));
     assert.is(cr.createdBy.username, "cr-author");
@@ -268,7 +331,10 @@ test("reading a change request from another project is 404", async () => {
 
 test("bad proposals are 400 and store nothing", async () => {
   const feature = await newFeature();
-  const before = await srv.db.db.selectFrom("change_request_changes").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const before = await srv.db.db
+    .selectFrom("change_request_changes")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   const cases = [
     { action: "updateEnabled", payload: { enabled: "yes" } },
     { action: "patchVariant", payload: { variants: [{ name: "a", weight: 1000, weightType: "fix" }] } },
@@ -277,7 +343,10 @@ test("bad proposals are 400 and store nothing", async () => {
   for (const body of cases) assert.is((await propose(approver, feature, body)).status, 400, JSON.stringify(body));
   assert.is((await propose(author, "no-such-feature")).status, 404);
   assert.is((await propose(viewer, feature)).status, 403);
-  const after = await srv.db.db.selectFrom("change_request_changes").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const after = await srv.db.db
+    .selectFrom("change_request_changes")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   assert.is(Number(after.n), Number(before.n));
 });
 

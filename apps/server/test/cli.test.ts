@@ -21,8 +21,18 @@ const COMMANDS = [["serve"], ["migrate"], ["user", "add"], ["token", "create"], 
 
 async function counts(db: Kysely<Database>) {
   const count = (table: "users" | "api_tokens" | "projects" | "change_requests" | "events") =>
-    db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow().then((r) => Number(r.n));
-  return { users: await count("users"), tokens: await count("api_tokens"), projects: await count("projects"), changeRequests: await count("change_requests"), events: await count("events") };
+    db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  return {
+    users: await count("users"),
+    tokens: await count("api_tokens"),
+    projects: await count("projects"),
+    changeRequests: await count("change_requests"),
+    events: await count("events"),
+  };
 }
 
 async function withDatabase(use: (cli: CliDatabase) => Promise<void>): Promise<void> {
@@ -57,14 +67,26 @@ test("bad usage: exit 2, one line naming the problem and pointing to --help, and
       [["user", "remove"], /^vexil user: unknown command "remove" \(see "vexil user --help"\)\n$/],
       [["migrate", "now"], /^vexil migrate: Unexpected argument 'now'.*\(see "vexil migrate --help"\)\n$/],
       [["user", "add", "--role", "Editor"], /^vexil user add: missing required flag --username \(see "vexil user add --help"\)\n$/],
-      [["user", "add", "--username", "x", "--role", "Boss"], /^vexil user add: --role must be one of Admin, Editor, Viewer \(got "Boss"\) \(see/],
-      [["user", "add", "--username", "x", "--role", "Editor", "--password", "hunter22222"], /^vexil user add: Unknown option '--password'.*\(see "vexil user add --help"\)\n$/],
+      [
+        ["user", "add", "--username", "x", "--role", "Boss"],
+        /^vexil user add: --role must be one of Admin, Editor, Viewer \(got "Boss"\) \(see/,
+      ],
+      [
+        ["user", "add", "--username", "x", "--role", "Editor", "--password", "hunter22222"],
+        /^vexil user add: Unknown option '--password'.*\(see "vexil user add --help"\)\n$/,
+      ],
       [["user", "add", "--username", "x", "--role", "Editor", "--email", "not-mail"], /^vexil user add: --email must be an e-mail address/],
       [["token", "create", "--name", "t"], /^vexil token create: missing required flag --type/],
       [["token", "create", "--name", "t", "--type", "root"], /--type must be one of admin, client, frontend/],
-      [["token", "create", "--name", "t", "--type", "admin", "--project", "default"], /--project and --environment apply to client and frontend tokens/],
+      [
+        ["token", "create", "--name", "t", "--type", "admin", "--project", "default"],
+        /--project and --environment apply to client and frontend tokens/,
+      ],
       [["token", "create", "--name", "t", "--type", "client", "--expires-at", "tomorrow"], /--expires-at must be an ISO date-time/],
-      [["token", "create", "--name", "t", "--type", "client", "--expires-at", "2001-01-01T00:00:00Z"], /--expires-at must be in the future/],
+      [
+        ["token", "create", "--name", "t", "--type", "client", "--expires-at", "2001-01-01T00:00:00Z"],
+        /--expires-at must be in the future/,
+      ],
       [["token", "create", "--name"], /^vexil token create: Option '--name <value>' argument missing/],
       [["demo", "--project", "x"], /^vexil demo: Unknown option '--project'/],
     ];
@@ -99,7 +121,13 @@ test("migrate applies the migrations a fresh database lacks, says which, and the
 test("serve starts what `pnpm start` starts, answers, and stops cleanly on SIGTERM", async () => {
   await withDatabase(async (cli) => {
     const child = spawn(process.execPath, [VEXIL_BIN, "serve"], {
-      env: { PATH: process.env.PATH ?? "", ...cli.env, PORT: "0", LOG_PRETTY: "false", SESSION_SECRET: "a-test-secret-of-at-least-32-chars!" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        ...cli.env,
+        PORT: "0",
+        LOG_PRETTY: "false",
+        SESSION_SECRET: "a-test-secret-of-at-least-32-chars!",
+      },
       stdio: ["ignore", "pipe", "inherit"],
     });
     let output = "";
@@ -133,7 +161,10 @@ test("serve starts what `pnpm start` starts, answers, and stops cleanly on SIGTE
 test("a bad configuration is a failure (exit 1) that names the variable", async () => {
   const run = await runVexil(["migrate"], { env: { DATABASE_URL: "mysql://localhost/vexil" } });
   assert.is(run.code, 1);
-  assert.match(run.stderr, /vexil migrate: Invalid configuration:\n {2}DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ connection string/);
+  assert.match(
+    run.stderr,
+    /vexil migrate: Invalid configuration:\n {2}DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ connection string/,
+  );
 });
 
 test("the embedded database is refused, changing nothing, while another process holds it", async () => {
@@ -142,7 +173,10 @@ test("the embedded database is refused, changing nothing, while another process 
   const held = createDb({ dataDir });
   try {
     await migrateToLatest(held.db);
-    const run = await runVexil(["user", "add", "--username", "late", "--role", "Viewer"], { env: { DATA_DIR: dataDir }, input: `${PASSWORD}\n` });
+    const run = await runVexil(["user", "add", "--username", "late", "--role", "Viewer"], {
+      env: { DATA_DIR: dataDir },
+      input: `${PASSWORD}\n`,
+    });
     assert.is(run.code, 1);
     assert.match(run.stderr, `is in use by process ${process.pid}`);
     assert.equal(await held.db.selectFrom("users").select("username").execute(), []);
@@ -154,7 +188,10 @@ test("the embedded database is refused, changing nothing, while another process 
 
 test("user add: the password comes from stdin, is stored hashed, and the rules of the API apply", async () => {
   await withDatabase(async (cli) => {
-    const run = await runVexil(["user", "add", "--username", "erin", "--role", "editor", "--name", "Erin E"], { env: cli.env, input: `${PASSWORD}\n` });
+    const run = await runVexil(["user", "add", "--username", "erin", "--role", "editor", "--name", "Erin E"], {
+      env: cli.env,
+      input: `${PASSWORD}\n`,
+    });
     assert.is(run.code, 0, run.stderr);
     assert.match(run.stdout, /^Created user "erin" \(id \d+\) with the root role Editor\.\n$/);
     assert.not.match(run.stdout + run.stderr, PASSWORD);
@@ -168,15 +205,25 @@ test("user add: the password comes from stdin, is stored hashed, and the rules o
     const none = await runVexil(["user", "add", "--username", "gina", "--role", "Viewer"], { env: cli.env, input: "" });
     assert.is(none.code, 2);
     assert.match(none.stderr, "vexil user add: no password on stdin");
-    const twoLines = await runVexil(["user", "add", "--username", "gina", "--role", "Viewer"], { env: cli.env, input: `${PASSWORD}\nsecond\n` });
+    const twoLines = await runVexil(["user", "add", "--username", "gina", "--role", "Viewer"], {
+      env: cli.env,
+      input: `${PASSWORD}\nsecond\n`,
+    });
     assert.is(twoLines.code, 2);
     assert.match(twoLines.stderr, "the password on stdin must be one line");
 
     const stored = await cli.inspect(async (db) => ({
-      users: await db.selectFrom("users").select(["username", "name", "root_role", "password_hash"]).where("username", "!=", "admin").execute(),
+      users: await db
+        .selectFrom("users")
+        .select(["username", "name", "root_role", "password_hash"])
+        .where("username", "!=", "admin")
+        .execute(),
       events: await db.selectFrom("events").select(["type", "created_by"]).where("type", "=", "user-created").execute(),
     }));
-    assert.equal(stored.users.map((u) => [u.username, u.name, u.root_role]), [["erin", "Erin E", RootRole.Editor]]);
+    assert.equal(
+      stored.users.map((u) => [u.username, u.name, u.root_role]),
+      [["erin", "Erin E", RootRole.Editor]],
+    );
     assert.equal(stored.events, [{ type: "user-created", created_by: "system" }]);
     const hasher = createPasswordHasher({ workers: 1, cost: 10 });
     try {
@@ -194,11 +241,17 @@ if (hasScript) {
     await withDatabase(async (cli) => {
       const prompted = async (username: string, answers: [string, string]) => {
         const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(VEXIL_BIN)} user add --username ${username} --role Viewer`;
-        const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], { env: { PATH: process.env.PATH ?? "", TERM: "dumb", ...cli.env } });
+        const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], {
+          env: { PATH: process.env.PATH ?? "", TERM: "dumb", ...cli.env },
+        });
         let output = "";
         const seen = (text: string) =>
           new Promise<void>((resolve) => {
-            const check = () => output.includes(text) && (child.stdout.off("data", check), resolve());
+            const check = () => {
+              if (!output.includes(text)) return;
+              child.stdout.off("data", check);
+              resolve();
+            };
             child.stdout.on("data", check);
             check();
           });
@@ -218,7 +271,9 @@ if (hasScript) {
       const differ = await prompted("quinn", [PASSWORD, `${PASSWORD}!`]);
       assert.is(differ.code, 2, differ.output);
       assert.match(differ.output, "vexil user add: the two passwords differ");
-      const users = await cli.inspect((db) => db.selectFrom("users").select("username").where("username", "in", ["pat", "quinn"]).execute());
+      const users = await cli.inspect((db) =>
+        db.selectFrom("users").select("username").where("username", "in", ["pat", "quinn"]).execute(),
+      );
       assert.equal(users, [{ username: "pat" }]);
     });
   });
@@ -230,7 +285,10 @@ test("token create prints only the secret on stdout, stores its hash, and refuse
     assert.is(admin.code, 0, admin.stderr);
     assert.match(admin.stdout, /^\*:\*\.[0-9a-f]{64}\n$/);
     assert.match(admin.stderr, 'Created the admin token "ci"');
-    const client = await runVexil(["token", "create", "--name", "sdk", "--type", "client", "--project", "default", "--environment", "production"], { env: cli.env });
+    const client = await runVexil(
+      ["token", "create", "--name", "sdk", "--type", "client", "--project", "default", "--environment", "production"],
+      { env: cli.env },
+    );
     assert.is(client.code, 0, client.stderr);
     assert.match(client.stdout, /^default:production\.[0-9a-f]{64}\n$/);
     const browser = await runVexil(["token", "create", "--name", "web", "--type", "frontend", "--project", "default"], { env: cli.env });
@@ -240,7 +298,9 @@ test("token create prints only the secret on stdout, stores its hash, and refuse
     assert.equal([unknown.code, unknown.stdout], [1, ""]);
     assert.match(unknown.stderr, 'vexil token create: There is no environment "moon".');
 
-    const rows = await cli.inspect((db) => db.selectFrom("api_tokens").select(["token_name", "type", "environment", "secret_hash"]).orderBy("id").execute());
+    const rows = await cli.inspect((db) =>
+      db.selectFrom("api_tokens").select(["token_name", "type", "environment", "secret_hash"]).orderBy("id").execute(),
+    );
     const sha = (s: string) => createHash("sha256").update(s.trim()).digest("hex");
     assert.equal(rows, [
       { token_name: "ci", type: "admin", environment: "*", secret_hash: sha(admin.stdout) },
@@ -267,16 +327,35 @@ test("demo loads a project whose four operations all answer with something real,
         .select("id")
         .where("username", "=", "alice")
         .executeTakeFirstOrThrow()
-        .then((u) => pendingChangeRequestsFor(db, { kind: "user", userId: u.id, username: "alice", rootRole: RootRole.Editor, via: "session" }, "demo")),
+        .then((u) =>
+          pendingChangeRequestsFor(
+            db,
+            { kind: "user", userId: u.id, username: "alice", rootRole: RootRole.Editor, via: "session" },
+            "demo",
+          ),
+        ),
     }));
     assert.equal(new Set(stored.states), new Set(CHANGE_REQUEST_STATES), "a change request in every state");
-    assert.equal(stored.alicePending.map((cr) => cr.state), ["Scheduled", "In review", "Approved"]);
+    assert.equal(
+      stored.alicePending.map((cr) => cr.state),
+      ["Scheduled", "In review", "Approved"],
+    );
 
     // Everything written went through the services, so it was recorded as events by its users.
     const byUser = await cli.inspect((db) =>
-      db.selectFrom("events").select("created_by").where("type", "like", "change-request-%").where("type", "!=", "change-request-configuration-updated").distinct().orderBy("created_by").execute(),
+      db
+        .selectFrom("events")
+        .select("created_by")
+        .where("type", "like", "change-request-%")
+        .where("type", "!=", "change-request-configuration-updated")
+        .distinct()
+        .orderBy("created_by")
+        .execute(),
     );
-    assert.equal(byUser.map((e) => e.created_by), ["alice", "bob", "carol"]);
+    assert.equal(
+      byUser.map((e) => e.created_by),
+      ["alice", "bob", "carol"],
+    );
 
     const again = await runVexil(["demo"], { env: cli.env, input: `${PASSWORD}\n` });
     assert.equal([again.code, again.stdout], [1, ""]);
@@ -284,7 +363,10 @@ test("demo loads a project whose four operations all answer with something real,
     assert.equal(await cli.inspect(counts), stored.counts, "the second run changed nothing");
 
     // The README's client token, made by the CLI before the server opens the database.
-    const sdkToken = await runVexil(["token", "create", "--name", "shop-backend", "--type", "client", "--project", "demo", "--environment", "development"], { env: cli.env });
+    const sdkToken = await runVexil(
+      ["token", "create", "--name", "shop-backend", "--type", "client", "--project", "demo", "--environment", "development"],
+      { env: cli.env },
+    );
     assert.is(sdkToken.code, 0, sdkToken.stderr);
 
     // The real server on that database: the first session of the README.
@@ -293,25 +375,46 @@ test("demo loads a project whose four operations all answer with something real,
       const admin = await loginHeaders(srv, "admin", "unleash4all");
       const banner = await srv.call("POST", "/api/admin/banners", { headers: admin, body: { message: "Demo day", variant: "warning" } });
       assert.is(banner.status, 201, JSON.stringify(banner.json));
-      const variants = await srv.call("GET", "/api/admin/projects/demo/features/checkout-flow/environments/production/variants", { headers: admin });
+      const variants = await srv.call("GET", "/api/admin/projects/demo/features/checkout-flow/environments/production/variants", {
+        headers: admin,
+      });
       assert.equal(
         variants.json.variants.map((v: { name: string; weight: number }) => [v.name, v.weight]),
-        [["classic", 500], ["one-page", 500]],
+        [
+          ["classic", 500],
+          ["one-page", 500],
+        ],
         "production variants as the applied change request left them",
       );
       const aliceLogin = await srv.call("POST", "/auth/simple/login", { body: { username: "alice", password: PASSWORD } });
       assert.is(aliceLogin.status, 200);
-      const pending = await srv.call("GET", "/api/admin/projects/demo/change-requests/pending", { headers: { authorization: token("alice") } });
-      assert.equal(pending.json.map((cr: { state: string }) => cr.state), ["Scheduled", "In review", "Approved"]);
+      const pending = await srv.call("GET", "/api/admin/projects/demo/change-requests/pending", {
+        headers: { authorization: token("alice") },
+      });
+      assert.equal(
+        pending.json.map((cr: { state: string }) => cr.state),
+        ["Scheduled", "In review", "Approved"],
+      );
       const bobs = await srv.call("GET", "/api/admin/projects/demo/change-requests/pending", { headers: { authorization: token("bob") } });
-      assert.equal(bobs.json.map((cr: { state: string }) => cr.state), ["Draft"]);
+      assert.equal(
+        bobs.json.map((cr: { state: string }) => cr.state),
+        ["Draft"],
+      );
 
       // The README's unleash-client program: an SDK reads the demo's flags with a client token.
-      const unleash = new Unleash({ url: `${srv.url}/api/`, appName: "shop-backend", customHeaders: { Authorization: sdkToken.stdout.trim() }, disableMetrics: true });
+      const unleash = new Unleash({
+        url: `${srv.url}/api/`,
+        appName: "shop-backend",
+        customHeaders: { Authorization: sdkToken.stdout.trim() },
+        disableMetrics: true,
+      });
       try {
         await once(unleash, "synchronized");
         assert.is(unleash.isEnabled("checkout-flow"), true);
-        assert.equal([unleash.isEnabled("search-ranking", { userId: "qa-1" }), unleash.isEnabled("search-ranking", { userId: "someone" })], [true, false]);
+        assert.equal(
+          [unleash.isEnabled("search-ranking", { userId: "qa-1" }), unleash.isEnabled("search-ranking", { userId: "someone" })],
+          [true, false],
+        );
       } finally {
         unleash.destroy();
       }

@@ -13,7 +13,11 @@ const { db } = srv.db;
 const admin = await adminToken(srv);
 
 async function token(type: "client" | "frontend", projects: string[], environment: string): Promise<Record<string, string>> {
-  const created = await db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: `${type}-${projects.join("+")}-${environment}`, type, projects, environment }));
+  const created = await db
+    .transaction()
+    .execute((trx) =>
+      createApiToken(trx, null, { tokenName: `${type}-${projects.join("+")}-${environment}`, type, projects, environment }),
+    );
   return { authorization: created.secret };
 }
 
@@ -23,7 +27,8 @@ async function setup(method: string, path: string, body?: unknown): Promise<any>
   return res.json;
 }
 
-const env = (feature: string, environment = "development", project = "default") => `/api/admin/projects/${project}/features/${feature}/environments/${environment}`;
+const env = (feature: string, environment = "development", project = "default") =>
+  `/api/admin/projects/${project}/features/${feature}/environments/${environment}`;
 await setup("POST", "/api/admin/projects", { id: "shop", name: "Shop" });
 await setup("POST", "/api/admin/projects/shop/environments", { environment: "development" });
 await setup("POST", "/api/admin/projects/default/features", { name: "web.checkout", description: "New checkout", impressionData: true });
@@ -31,7 +36,10 @@ await setup("POST", "/api/admin/projects/default/features", { name: "web.search"
 await setup("POST", "/api/admin/projects/shop/features", { name: "shop.cart" });
 await setup("POST", `${env("web.checkout")}/on`);
 await setup("POST", `${env("shop.cart", "development", "shop")}/on`);
-const segment = await setup("POST", "/api/admin/segments", { name: "beta", constraints: [{ contextName: "userId", operator: "IN", values: ["7"] }] });
+const segment = await setup("POST", "/api/admin/segments", {
+  name: "beta",
+  constraints: [{ contextName: "userId", operator: "IN", values: ["7"] }],
+});
 const strategy = await setup("POST", `${env("web.checkout")}/strategies`, {
   name: "flexibleRollout",
   parameters: { rollout: "50", stickiness: "userId", groupId: "web.checkout" },
@@ -50,12 +58,21 @@ test("a client token of all projects gets every feature of its environment, the 
   const res = await features({ ...allDev, ...NEW_SDK });
   assert.is(res.status, 200, JSON.stringify(res.json));
   assert.is(res.headers["content-type"], "application/json; charset=utf-8");
-  assert.equal(res.json.features.map((f: { name: string }) => f.name), ["shop.cart", "web.checkout", "web.search"]);
+  assert.equal(
+    res.json.features.map((f: { name: string }) => f.name),
+    ["shop.cart", "web.checkout", "web.search"],
+  );
   assert.is(res.json.version, 2);
   assert.equal(res.json.meta.etag, res.headers.etag);
   assert.type(res.json.meta.revisionId, "number");
   assert.equal(res.json.query, { environment: "development", inlineSegmentConstraints: false });
-  assert.equal(res.json.segments, [{ id: segment.id, name: "beta", constraints: [{ contextName: "userId", operator: "IN", values: ["7"], inverted: false, caseInsensitive: false }] }]);
+  assert.equal(res.json.segments, [
+    {
+      id: segment.id,
+      name: "beta",
+      constraints: [{ contextName: "userId", operator: "IN", values: ["7"], inverted: false, caseInsensitive: false }],
+    },
+  ]);
   const checkout = res.json.features.find((f: { name: string }) => f.name === "web.checkout");
   assert.equal(checkout, {
     name: "web.checkout",
@@ -76,15 +93,27 @@ test("an SDK older than spec 4.2.0 gets each segment's constraints inlined and n
   assert.is(res.json.segments, undefined);
   const [strategy] = res.json.features.find((f: { name: string }) => f.name === "web.checkout").strategies;
   assert.is(strategy.segments, undefined);
-  assert.equal(strategy.constraints.map((c: { contextName: string }) => c.contextName), ["appName", "userId"]);
+  assert.equal(
+    strategy.constraints.map((c: { contextName: string }) => c.contextName),
+    ["appName", "userId"],
+  );
   assert.is(res.json.query.inlineSegmentConstraints, true);
 });
 
 test("project and namePrefix narrow the list; a token of one project sees only it", async () => {
-  assert.equal((await features(allDev, "?project=shop")).json.features.map((f: { name: string }) => f.name), ["shop.cart"]);
-  assert.equal((await features(allDev, "?namePrefix=web.s")).json.features.map((f: { name: string }) => f.name), ["web.search"]);
+  assert.equal(
+    (await features(allDev, "?project=shop")).json.features.map((f: { name: string }) => f.name),
+    ["shop.cart"],
+  );
+  assert.equal(
+    (await features(allDev, "?namePrefix=web.s")).json.features.map((f: { name: string }) => f.name),
+    ["web.search"],
+  );
   const shopOnly = await token("client", ["shop"], "development");
-  assert.equal((await features(shopOnly)).json.features.map((f: { name: string }) => f.name), ["shop.cart"]);
+  assert.equal(
+    (await features(shopOnly)).json.features.map((f: { name: string }) => f.name),
+    ["shop.cart"],
+  );
   assert.equal((await features(shopOnly, "?project=default")).json.features, []);
   const several = await token("client", ["shop", "default"], "development");
   assert.is((await features(several)).json.features.length, 3);
@@ -131,7 +160,10 @@ test("a client token is still refused by the admin API", async () => {
 });
 
 /** The raw bytes and headers of a GET, with no decoding on the way (fetch would gunzip). */
-function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     request(new URL(path, srv.url), { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -147,7 +179,11 @@ function rawGet(path: string, headers: Record<string, string>): Promise<{ status
 test("an SDK that accepts gzip gets the same bytes gzipped, with the same ETag; q=0 or no Accept-Encoding gets them plain", async () => {
   await setup("POST", "/api/admin/projects", { id: "bulk", name: "Bulk" });
   await setup("POST", "/api/admin/projects/bulk/environments", { environment: "development" });
-  for (let i = 0; i < 12; i++) await setup("POST", "/api/admin/projects/bulk/features", { name: `bulk.flag-${i}`, description: `A flag of the bulk project, number ${i}, long enough to matter.` });
+  for (let i = 0; i < 12; i++)
+    await setup("POST", "/api/admin/projects/bulk/features", {
+      name: `bulk.flag-${i}`,
+      description: `A flag of the bulk project, number ${i}, long enough to matter.`,
+    });
   const bulk = await token("client", ["bulk"], "development");
   const plain = await rawGet("/api/client/features", bulk);
   assert.is(plain.status, 200);
@@ -166,7 +202,11 @@ test("an SDK that accepts gzip gets the same bytes gzipped, with the same ETag; 
   const refused = await rawGet("/api/client/features", { ...bulk, "accept-encoding": "gzip;q=0, identity" });
   assert.is(refused.headers["content-encoding"], undefined);
   assert.ok(refused.body.equals(plain.body));
-  const notModified = await rawGet("/api/client/features", { ...bulk, "accept-encoding": "gzip", "if-none-match": String(plain.headers.etag) });
+  const notModified = await rawGet("/api/client/features", {
+    ...bulk,
+    "accept-encoding": "gzip",
+    "if-none-match": String(plain.headers.etag),
+  });
   assert.is(notModified.status, 304);
   assert.is(notModified.body.length, 0);
 });

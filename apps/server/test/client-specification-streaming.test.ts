@@ -35,13 +35,20 @@ const MODES = { streaming: { type: "streaming" }, delta: { type: "polling", form
 async function runFile(srv: TestServer, admin: Record<string, string>, fileName: string, mode: keyof typeof MODES, index: number) {
   const file = JSON.parse(readFileSync(join(SPEC_DIR, fileName), "utf8")) as SpecFile;
   const project = `delta-${index}`;
-  const call = (method: string, path: string, body?: unknown) => srv.call(method, path, { headers: admin, ...(body !== undefined ? { body } : {}) });
+  const call = (method: string, path: string, body?: unknown) =>
+    srv.call(method, path, { headers: admin, ...(body !== undefined ? { body } : {}) });
   assert.is((await call("POST", "/api/admin/projects", { id: project, name: file.name })).status, 201);
   assert.is((await call("POST", `/api/admin/projects/${project}/environments`, { environment: "development" })).status, 200);
-  const token = await call("POST", "/api/admin/api-tokens", { tokenName: project, type: "client", projects: [project], environment: "development" });
+  const token = await call("POST", "/api/admin/api-tokens", {
+    tokenName: project,
+    type: "client",
+    projects: [project],
+    environment: "development",
+  });
   assert.is(token.status, 201);
   const segmentIds = new Map<number, number>();
-  const load = async (state: SpecState) => assert.equal(await loadSpecState(call, project, "development", state, segmentIds), [], "nothing refused");
+  const load = async (state: SpecState) =>
+    assert.equal(await loadSpecState(call, project, "development", state, segmentIds), [], "nothing refused");
 
   const [first, ...rest] = file.state.events;
   // A file that starts from a hydration has it in place before the SDK connects.
@@ -63,7 +70,13 @@ async function runFile(srv: TestServer, admin: Record<string, string>, fileName:
       switch (event.type) {
         case "feature-updated":
           await load({ features: [event.feature] });
-          await sdkChangedUntil(unleash, () => definition(event.feature.name)?.strategies?.length === (event.feature.strategies ?? []).length && definition(event.feature.name)?.enabled === event.feature.enabled, `${event.feature.name} updated`);
+          await sdkChangedUntil(
+            unleash,
+            () =>
+              definition(event.feature.name)?.strategies?.length === (event.feature.strategies ?? []).length &&
+              definition(event.feature.name)?.enabled === event.feature.enabled,
+            `${event.feature.name} updated`,
+          );
           break;
         case "feature-removed":
           // The admin API has no feature archive yet: the feature goes as an archive would take it.

@@ -40,7 +40,9 @@ async function runFile(srv: TestServer, admin: Record<string, string>, fileName:
         continue;
       }
       const variant = unleash.getVariant(t.toggleName, t.context as never) as unknown as Record<string, unknown>;
-      const got = Object.fromEntries(Object.keys(t.expectedResult).map((k) => [k, variant[k === "feature_enabled" ? "feature_enabled" : k]]));
+      const got = Object.fromEntries(
+        Object.keys(t.expectedResult).map((k) => [k, variant[k === "feature_enabled" ? "feature_enabled" : k]]),
+      );
       if (JSON.stringify(got) === JSON.stringify(t.expectedResult)) passed++;
       else failed.push(`${t.description}: expected ${JSON.stringify(t.expectedResult)}, got ${JSON.stringify(variant)}`);
     }

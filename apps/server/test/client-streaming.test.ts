@@ -11,9 +11,12 @@ import { startTestServer } from "./support/test-server.ts";
 const MAX_STREAMS = 4;
 const srv = await startTestServer({ STREAMING_HEARTBEAT_MS: "200", STREAMING_MAX_CONNECTIONS: String(MAX_STREAMS) });
 const admin = await adminToken(srv);
-const call = (method: string, path: string, body?: unknown, headers = admin) => srv.call(method, path, { headers, ...(body !== undefined ? { body } : {}) });
+const call = (method: string, path: string, body?: unknown, headers = admin) =>
+  srv.call(method, path, { headers, ...(body !== undefined ? { body } : {}) });
 const env = (feature: string) => `/api/admin/projects/default/features/${feature}/environments/development`;
-const newToken = async (type: string) => (await call("POST", "/api/admin/api-tokens", { tokenName: `${type}-${Math.random()}`, type, environment: "development" })).json.secret as string;
+const newToken = async (type: string) =>
+  (await call("POST", "/api/admin/api-tokens", { tokenName: `${type}-${Math.random()}`, type, environment: "development" })).json
+    .secret as string;
 const sdkToken = await newToken("client");
 const sdk = { authorization: sdkToken };
 assert.is((await call("POST", "/api/admin/projects/default/features", { name: "stream.flag" })).status, 201);
@@ -38,13 +41,24 @@ test("a stream starts with a hydration whose id is its revision; each change fol
     assert.is(updated.event, "unleash-updated");
     assert.ok(Number(updated.id) > Number(connected.id));
     const events = eventsOf(updated);
-    assert.equal(events.map((e) => [e.type, e.feature?.name, e.feature?.enabled, e.eventId]), [["feature-updated", "stream.flag", true, Number(updated.id)]]);
+    assert.equal(
+      events.map((e) => [e.type, e.feature?.name, e.feature?.enabled, e.eventId]),
+      [["feature-updated", "stream.flag", true, Number(updated.id)]],
+    );
 
     // A segment reaches the stream before the strategy that uses it.
-    const segment = (await call("POST", "/api/admin/segments", { name: "stream-segment", constraints: [{ contextName: "appName", operator: "IN", values: ["a"] }] })).json;
+    const segment = (
+      await call("POST", "/api/admin/segments", {
+        name: "stream-segment",
+        constraints: [{ contextName: "appName", operator: "IN", values: ["a"] }],
+      })
+    ).json;
     assert.is((await call("POST", `${env("stream.flag")}/strategies`, { name: "default", segments: [segment.id] })).status, 200);
     const withSegment = eventsOf(await nextEvent(s));
-    assert.equal(withSegment.map((e) => e.type), ["segment-updated", "feature-updated"]);
+    assert.equal(
+      withSegment.map((e) => e.type),
+      ["segment-updated", "feature-updated"],
+    );
     assert.is(withSegment[0].segment.id, segment.id);
     assert.equal(withSegment[1].feature.strategies[0].segments, [segment.id]);
 
@@ -53,7 +67,9 @@ test("a stream starts with a hydration whose id is its revision; each change fol
     assert.is(eventsOf(await nextEvent(s))[0].feature.name, "stream.doomed");
     await srv.db.db.deleteFrom("features").where("name", "=", "stream.doomed").execute();
     const removed = await nextEvent(s);
-    assert.equal(eventsOf(removed), [{ type: "feature-removed", eventId: Number(removed.id), featureName: "stream.doomed", project: "default" }]);
+    assert.equal(eventsOf(removed), [
+      { type: "feature-removed", eventId: Number(removed.id), featureName: "stream.doomed", project: "default" },
+    ]);
   } finally {
     s.close();
   }
@@ -69,7 +85,10 @@ test("Last-Event-ID resumes with only what changed since, without a hydration; a
   try {
     const next = await nextEvent(resumed);
     assert.is(next.event, "unleash-updated", "no hydration");
-    assert.equal(eventsOf(next).map((e) => [e.type, e.feature.name, e.feature.enabled]), [["feature-updated", "stream.flag", false]]);
+    assert.equal(
+      eventsOf(next).map((e) => [e.type, e.feature.name, e.feature.enabled]),
+      [["feature-updated", "stream.flag", false]],
+    );
     assert.ok(Number(next.id) > Number(connected.id));
   } finally {
     resumed.close();
@@ -116,7 +135,14 @@ test("past the instance's stream limit the answer is a fetch-mode hint, and the 
     assert.equal(await over.next(), { event: "fetch-mode", data: "polling" });
     await over.ended;
 
-    const unleash = new Unleash({ url: `${srv.url}/api/`, appName: "over-limit", customHeaders: sdk, disableMetrics: true, refreshInterval: 60_000, experimentalMode: { type: "streaming" } });
+    const unleash = new Unleash({
+      url: `${srv.url}/api/`,
+      appName: "over-limit",
+      customHeaders: sdk,
+      disableMetrics: true,
+      refreshInterval: 60_000,
+      experimentalMode: { type: "streaming" },
+    });
     const warnings: string[] = [];
     unleash.on("warn", (message) => warnings.push(String(message)));
     unleash.on("error", (error) => assert.unreachable(String(error)));
@@ -124,7 +150,10 @@ test("past the instance's stream limit the answer is a fetch-mode hint, and the 
       await once(unleash, "synchronized");
       assert.ok(warnings.includes("Server has explicitly requested switching to polling mode"), warnings.join("; "));
       assert.is(unleash.isEnabled("stream.flag"), false);
-      assert.ok(srv.logs.some((l) => l.msg === "request" && l.url === "/api/client/features"), "it polled the feature list");
+      assert.ok(
+        srv.logs.some((l) => l.msg === "request" && l.url === "/api/client/features"),
+        "it polled the feature list",
+      );
     } finally {
       unleash.destroy();
     }
@@ -149,7 +178,10 @@ test("delta: a hydration with the revision as ETag; 304 at that revision; the ev
   assert.is((await call("POST", `${env("stream.flag")}/on`)).status, 200);
   const since = await call("GET", "/api/client/delta", undefined, { ...sdk, "if-none-match": first.headers.etag as string });
   assert.is(since.status, 200);
-  assert.equal(since.json.events.map((e: any) => [e.type, e.feature.name, e.feature.enabled]), [["feature-updated", "stream.flag", true]]);
+  assert.equal(
+    since.json.events.map((e: any) => [e.type, e.feature.name, e.feature.enabled]),
+    [["feature-updated", "stream.flag", true]],
+  );
   assert.ok(Number(JSON.parse(since.headers.etag as string)) > hydration.eventId);
 
   const unknown = await call("GET", "/api/client/delta", undefined, { ...sdk, "if-none-match": '"1"' });
@@ -163,7 +195,11 @@ test("delta and streaming take a client or admin token; a frontend token, a user
   const user = (await userWithRole(srv, "admin")).headers;
   for (const path of ["/api/client/delta", "/api/client/streaming"]) {
     assertError(await call("GET", path, undefined, {}), 401, "AuthenticationRequired");
-    assertError(await call("GET", path, undefined, { authorization: "default:development.not-a-real-secret" }), 401, "AuthenticationRequired");
+    assertError(
+      await call("GET", path, undefined, { authorization: "default:development.not-a-real-secret" }),
+      401,
+      "AuthenticationRequired",
+    );
     assertError(await call("GET", path, undefined, frontend), 403, "NoAccessError");
     assertError(await call("GET", path, undefined, user), 403, "NoAccessError");
     assertError(await call("GET", `${path}?namePrefix=${"x".repeat(101)}`, undefined, sdk), 400, "ValidationError");
@@ -183,7 +219,12 @@ test("delta and streaming take a client or admin token; a frontend token, a user
 
 test("shutdown ends every stream cleanly, and the server closes", async () => {
   const other = await startTestServer({});
-  const token = (await other.call("POST", "/api/admin/api-tokens", { headers: await adminToken(other), body: { tokenName: "s", type: "client", environment: "development" } })).json.secret;
+  const token = (
+    await other.call("POST", "/api/admin/api-tokens", {
+      headers: await adminToken(other),
+      body: { tokenName: "s", type: "client", environment: "development" },
+    })
+  ).json.secret;
   const s = await openSse(`${other.url}/api/client/streaming`, { authorization: token });
   assert.is((await nextEvent(s)).event, "unleash-connected");
   await other.close();

@@ -10,7 +10,17 @@ const srv = await startTestServer();
 const script = readdirSync(join(CONSOLE_DIST, "assets")).find((name) => name.endsWith(".js")) as string;
 
 test("the console's paths answer with the app under a self-only CSP, revalidated on every load", async () => {
-  for (const path of ["/", "/login", "/projects", "/projects/default/features/a%20b", "/change-requests", "/banners", "/users", "/tokens?x=1", "/events"]) {
+  for (const path of [
+    "/",
+    "/login",
+    "/projects",
+    "/projects/default/features/a%20b",
+    "/change-requests",
+    "/banners",
+    "/users",
+    "/tokens?x=1",
+    "/events",
+  ]) {
     const res = await srv.call("GET", path);
     assert.is(res.status, 200, path);
     assert.is(res.headers["content-type"], "text/html; charset=utf-8", path);
@@ -34,7 +44,15 @@ test("hashed assets carry their content type and are cached for a year; HEAD has
 });
 
 test("the console shadows nothing: API, auth, tRPC, docs, health and unknown paths answer as before", async () => {
-  for (const path of ["/api/admin/nothing-here", "/api", "/auth/simple", "/projectsx", "/assets/missing.js", "/assets/../index.html", "/index.html"]) {
+  for (const path of [
+    "/api/admin/nothing-here",
+    "/api",
+    "/auth/simple",
+    "/projectsx",
+    "/assets/missing.js",
+    "/assets/../index.html",
+    "/index.html",
+  ]) {
     const res = await srv.call("GET", path);
     assert.is(res.status, 404, path);
     assert.is(res.json.name, "NotFoundError", path);

@@ -14,7 +14,8 @@ if (browser) {
     assert.is(
       (
         await create({
-          message: 'Maintenance <script>window.__pwned = "script"</script> at [noon](javascript:window.__pwned="md-link") <img src=x onerror="window.__pwned=\'img\'">',
+          message:
+            'Maintenance <script>window.__pwned = "script"</script> at [noon](javascript:window.__pwned="md-link") <img src=x onerror="window.__pwned=\'img\'">',
           variant: "warning",
           sticky: true,
           link: 'javascript:window.__pwned="link"',
@@ -41,14 +42,25 @@ if (browser) {
     await logIn(page, srv.url, root.username, TEST_PASSWORD);
     const banners = page.locator(".banner");
     await banners.first().waitFor();
-    assert.equal(await banners.evaluateAll((all) => all.map((b) => b.className)), ["banner banner-warning", "banner banner-success", "banner banner-info"]);
+    assert.equal(await banners.evaluateAll((all) => all.map((b) => b.className)), [
+      "banner banner-warning",
+      "banner banner-success",
+      "banner banner-info",
+    ]);
     assert.is(await page.getByText("Hidden").count(), 0, "a disabled banner is not shown");
     assert.is(await page.locator(".banner script, dialog script").count(), 0);
     assert.is(await page.locator('[href^="javascript:" i], [onerror]').count(), 0);
     await page.getByRole("region", { name: "Warning banner" }).getByText("noon").click();
     await page.getByRole("region", { name: "Warning banner" }).getByText("Details").click();
-    assert.is(await page.getByRole("region", { name: "Warning banner" }).getByRole("link", { name: "Details" }).count(), 0, "a javascript: link is not a link");
-    assert.is(await page.getByRole("region", { name: "Success banner" }).getByRole("link", { name: "More info" }).getAttribute("href"), "https://example.org/status");
+    assert.is(
+      await page.getByRole("region", { name: "Warning banner" }).getByRole("link", { name: "Details" }).count(),
+      0,
+      "a javascript: link is not a link",
+    );
+    assert.is(
+      await page.getByRole("region", { name: "Success banner" }).getByRole("link", { name: "More info" }).getAttribute("href"),
+      "https://example.org/status",
+    );
     // Icons: the variant's by default, none for "none".
     assert.is(await page.getByRole("region", { name: "Warning banner" }).locator("svg").count(), 1);
     assert.is(await page.getByRole("region", { name: "Information banner" }).locator("svg").count(), 0);

@@ -18,11 +18,17 @@ if (browser) {
   test("the event log: an admin's write on top, each change viewable, older pages by `before`", async () => {
     // More than one page of the console's 50 events, and one change with a before and an after.
     for (let i = 0; i < 55; i++) {
-      assert.is((await srv.call("POST", "/api/admin/projects/default/features", { headers: admin, body: { name: `flag-${i}` } })).status, 201);
+      assert.is(
+        (await srv.call("POST", "/api/admin/projects/default/features", { headers: admin, body: { name: `flag-${i}` } })).status,
+        201,
+      );
     }
     const banner = await srv.call("POST", "/api/admin/banners", { headers: admin, body: { message: "Draft notice", enabled: false } });
     assert.is(banner.status, 201);
-    const edited = await srv.call("PUT", `/api/admin/banners/${banner.json.id}`, { headers: admin, body: { message: "Final notice", enabled: false } });
+    const edited = await srv.call("PUT", `/api/admin/banners/${banner.json.id}`, {
+      headers: admin,
+      body: { message: "Final notice", enabled: false },
+    });
     assert.is(edited.status, 200);
 
     const { page, problems } = await newPage();
@@ -50,16 +56,24 @@ if (browser) {
 
     const bannerRow = rows.filter({ hasText: "banner-updated" });
     const bannerChange = bannerRow.locator("summary");
-    assert.match((await bannerChange.textContent()) ?? "", /^Before and after of event \d+ \(message\)$/, "the summary names the changed field");
+    assert.match(
+      (await bannerChange.textContent()) ?? "",
+      /^Before and after of event \d+ \(message\)$/,
+      "the summary names the changed field",
+    );
     await bannerChange.click();
     assert.match(await bannerRow.getByRole("figure").filter({ hasText: "Before" }).innerText(), /Draft notice/);
     assert.match(await bannerRow.getByRole("figure").filter({ hasText: "After" }).innerText(), /Final notice/);
     await checkPage(page, "events");
 
-    const ids = async () => (await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute("data-event-id")))));
+    const ids = async () => await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute("data-event-id"))));
     const firstPage = await ids();
     const api = await srv.call("GET", "/api/admin/events?limit=50", { headers: admin });
-    assert.equal(firstPage, api.json.events.map((e: { id: number }) => e.id), "the first page is the API's newest 50");
+    assert.equal(
+      firstPage,
+      api.json.events.map((e: { id: number }) => e.id),
+      "the first page is the API's newest 50",
+    );
 
     await page.getByRole("button", { name: "Older events" }).click();
     await page.getByText("There are no older events.").waitFor();

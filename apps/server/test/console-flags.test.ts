@@ -22,7 +22,10 @@ if (browser) {
   };
 
   test("the switch turns a feature on and off in an environment without change requests; REST GET agrees", async () => {
-    assert.is((await srv.call("POST", "/api/admin/projects/default/features", { headers: admin, body: { name: "flags-demo" } })).status, 201);
+    assert.is(
+      (await srv.call("POST", "/api/admin/projects/default/features", { headers: admin, body: { name: "flags-demo" } })).status,
+      201,
+    );
     assert.is(await enabledIn("development"), false);
 
     const { page, problems } = await newPage();
@@ -61,7 +64,12 @@ if (browser) {
     assert.is(second.status, 200);
     const first = await srv.call("POST", strategies("development"), {
       headers: admin,
-      body: { name: "default", sortOrder: 1, disabled: true, constraints: [{ contextName: "appName", operator: "STR_STARTS_WITH", values: ["web"], inverted: true }] },
+      body: {
+        name: "default",
+        sortOrder: 1,
+        disabled: true,
+        constraints: [{ contextName: "appName", operator: "STR_STARTS_WITH", values: ["web"], inverted: true }],
+      },
     });
     assert.is(first.status, 200);
 
@@ -71,7 +79,11 @@ if (browser) {
     const list = page.getByRole("list", { name: "Strategies in development" });
     const items = list.locator(":scope > li");
     await items.first().waitFor();
-    assert.equal(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute("data-strategy-id"))), [first.json.id, second.json.id], "in sortOrder");
+    assert.equal(
+      await items.evaluateAll((lis) => lis.map((li) => li.getAttribute("data-strategy-id"))),
+      [first.json.id, second.json.id],
+      "in sortOrder",
+    );
     const [top, next] = [items.nth(0), items.nth(1)];
     assert.match(await top.innerText(), /^default/);
     assert.match(await top.innerText(), /disabled/);
@@ -134,7 +146,10 @@ if (browser) {
     const request = await srv.call("GET", `/api/admin/projects/default/change-requests/${id}`, { headers: admin });
     assert.is(request.status, 200);
     const changes = request.json.features.flatMap((f: { changes: { action: string; payload: unknown }[] }) => f.changes);
-    assert.equal(changes.map((c: { action: string }) => c.action), ["addStrategy"]);
+    assert.equal(
+      changes.map((c: { action: string }) => c.action),
+      ["addStrategy"],
+    );
     assert.equal((await srv.call("GET", strategies("production"), { headers: admin })).json, [], "nothing is stored before it is applied");
 
     // The request's page shows the change in words, not as a switch.

@@ -37,7 +37,10 @@ if (browser) {
     await checkPage(page, "login-wrong-password");
     // The sixth failure in a row waits a second first (contract 3.2): the page says how long.
     await page.getByRole("button", { name: "Log in" }).click();
-    await page.getByRole("alert").filter({ hasText: /Too many failed attempts\. Try again in 1 second \(at .+\)\./ }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /Too many failed attempts\. Try again in 1 second \(at .+\)\./ })
+      .waitFor();
     await checkPage(page, "login-too-many");
     assert.equal(problems, []);
   });
@@ -98,7 +101,12 @@ if (browser) {
     const variants = await srv.call("GET", VARIANTS, { headers: admin });
     assert.is(variants.status, 200);
     assert.equal(
-      variants.json.variants.map((v: { name: string; weight: number; weightType: string; payload?: unknown }) => [v.name, v.weight, v.weightType, v.payload]),
+      variants.json.variants.map((v: { name: string; weight: number; weightType: string; payload?: unknown }) => [
+        v.name,
+        v.weight,
+        v.weightType,
+        v.payload,
+      ]),
       [
         ["blue", 700, "variable", { type: "json", value: '{"color":"blue"}' }],
         ["green", 300, "fix", undefined],
@@ -120,7 +128,9 @@ if (browser) {
     };
     await timed("projects", "/projects", () => page.getByRole("link", { name: "Demo shop" }).waitFor());
     await timed("project", "/projects/demo", () => page.getByRole("link", { name: "checkout-flow" }).waitFor());
-    await timed("feature-demo", "/projects/demo/features/checkout-flow", () => page.getByRole("form", { name: "Variants in production" }).getByTestId("stored-weight").first().waitFor());
+    await timed("feature-demo", "/projects/demo/features/checkout-flow", () =>
+      page.getByRole("form", { name: "Variants in production" }).getByTestId("stored-weight").first().waitFor(),
+    );
     await timed("pending", "/change-requests", () => page.getByRole("cell", { name: "Scheduled", exact: false }).first().waitFor());
     const scheduled = page.getByRole("row").filter({ hasText: "Scheduled" }).getByRole("link");
     await scheduled.click();
@@ -165,7 +175,9 @@ if (browser) {
     assert.is(await page.getByLabel("New token").count(), 0, "the secret is shown once");
     assert.ok(!(await page.content()).includes(secret));
 
-    await timed("events-demo", "/events", () => page.getByRole("table", { name: "Every change, newest first" }).locator("tbody tr").first().waitFor());
+    await timed("events-demo", "/events", () =>
+      page.getByRole("table", { name: "Every change, newest first" }).locator("tbody tr").first().waitFor(),
+    );
     // The Viewer created above reads everything and is offered nothing to change.
     await page.getByRole("button", { name: "Log out" }).click();
     await logIn(page, srv.url, "vera", "vera's password");

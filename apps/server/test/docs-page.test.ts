@@ -80,10 +80,16 @@ if (CHROMIUM) {
       const listed = await page
         .locator(".opblock-summary")
         .evaluateAll((rows) =>
-          rows.map((row) => [row.querySelector(".opblock-summary-method")?.textContent, row.querySelector(".opblock-summary-path")?.getAttribute("data-path")]),
+          rows.map((row) => [
+            row.querySelector(".opblock-summary-method")?.textContent,
+            row.querySelector(".opblock-summary-path")?.getAttribute("data-path"),
+          ]),
         );
       for (const [method, path] of FOUR) {
-        assert.ok(listed.some(([m, p]) => m === method && p === path), `${method} ${path} is listed`);
+        assert.ok(
+          listed.some(([m, p]) => m === method && p === path),
+          `${method} ${path} is listed`,
+        );
       }
 
       // Authorize with the API token, as a person would.
@@ -96,7 +102,11 @@ if (CHROMIUM) {
       const operation = page.locator("#operations-Features-features-variants");
       await operation.locator(".opblock-summary").click();
       await operation.locator(".try-out__btn").click();
-      for (const [name, value] of [["projectId", "default"], ["featureName", "checkout"], ["environment", "development"]]) {
+      for (const [name, value] of [
+        ["projectId", "default"],
+        ["featureName", "checkout"],
+        ["environment", "development"],
+      ]) {
         await operation.locator(`tr[data-param-name="${name}"] input`).fill(value as string);
       }
       await operation.locator(".execute").click();

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { adminToken, clientToken, userWithRole } from "./support/principals.ts";
-import { type Reply, startTestServer, UUID_V4 } from "./support/test-server.ts";
+import { startTestServer } from "./support/test-server.ts";
 import { assertError } from "./support/assert-error.ts";
 
 const srv = await startTestServer();
@@ -24,7 +24,10 @@ test("POST /api/admin/environments creates one: 201, listed by sort order, with 
   assert.is(res.status, 201, JSON.stringify(res.json));
   assert.equal({ ...res.json, createdAt: "" }, { name: "staging", type: "test", sortOrder: 150, createdAt: "" });
   const listed = await srv.call("GET", "/api/admin/environments", { headers: viewer.headers });
-  assert.equal(listed.json.environments.map((e: { name: string }) => e.name), ["development", "staging", "production"]);
+  assert.equal(
+    listed.json.environments.map((e: { name: string }) => e.name),
+    ["development", "staging", "production"],
+  );
   const event = await db.selectFrom("events").selectAll().where("type", "=", "environment-created").executeTakeFirstOrThrow();
   assert.equal([event.environment, event.data], ["staging", res.json]);
 });
@@ -44,7 +47,10 @@ test("a taken name is 409; bad bodies are 400; nothing changes", async () => {
   for (const [body, field] of bodies) {
     const res = await create(body);
     assertError(res, 400, "ValidationError");
-    assert.ok(res.json.details.some((d: { path: string }) => d.path === field), `${JSON.stringify(body)}: ${JSON.stringify(res.json.details)}`);
+    assert.ok(
+      res.json.details.some((d: { path: string }) => d.path === field),
+      `${JSON.stringify(body)}: ${JSON.stringify(res.json.details)}`,
+    );
   }
   assert.equal(await stored(), before);
 });

@@ -11,7 +11,10 @@ import { type Reply, startTestServer } from "./support/test-server.ts";
 const PASSWORD = "demo-password";
 const ADMIN_TOKEN = "*:*.moved-admin-token-0123456789";
 const scratch = mkdtempSync(join(tmpdir(), "vexil-move-"));
-const embedded = (name: string) => ({ env: { DATA_DIR: join(scratch, name) }, open: () => createDb({ dataDir: join(scratch, name) }) as TestDb });
+const embedded = (name: string) => ({
+  env: { DATA_DIR: join(scratch, name) },
+  open: () => createDb({ dataDir: join(scratch, name) }) as TestDb,
+});
 
 async function vexil(args: string[], env: Record<string, string>, input?: string): Promise<string> {
   const run = await runVexil(args, { env, ...(input === undefined ? {} : { input }) });
@@ -54,7 +57,9 @@ async function answers(db: TestDb, aliceToken: string): Promise<Record<string, u
       }
     }
     for (let id = 1; id <= 8; id++) {
-      seen[`change request ${id}`] = withoutErrorId(await srv.call("GET", `/api/admin/projects/demo/change-requests/${id}`, { headers: { authorization: ADMIN_TOKEN } }));
+      seen[`change request ${id}`] = withoutErrorId(
+        await srv.call("GET", `/api/admin/projects/demo/change-requests/${id}`, { headers: { authorization: ADMIN_TOKEN } }),
+      );
     }
     return seen;
   } finally {
@@ -72,7 +77,10 @@ test("the demo, a banner and tokens move PGlite -> Postgres -> PGlite and every 
   await vexil(["token", "create", "--name", "ci", "--type", "admin"], first.env);
   const srv = await startTestServer({ INIT_ADMIN_API_TOKENS: ADMIN_TOKEN }, { db: first.open() });
   for (const message of ["Maintenance at **noon**", "Second, shown first"]) {
-    const posted = await srv.call("POST", "/api/admin/banners", { headers: { authorization: ADMIN_TOKEN }, body: { message, variant: "warning" } });
+    const posted = await srv.call("POST", "/api/admin/banners", {
+      headers: { authorization: ADMIN_TOKEN },
+      body: { message, variant: "warning" },
+    });
     assert.is(posted.status, 201);
   }
   await srv.close();
@@ -82,7 +90,10 @@ test("the demo, a banner and tokens move PGlite -> Postgres -> PGlite and every 
   // The middle stop is a real Postgres when there is one, else another embedded database.
   const middleDb = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL ? await createTestDb() : undefined;
   const middle = middleDb
-    ? { env: { DATABASE_URL: middleDb.databaseUrl as string }, open: () => createDb({ databaseUrl: middleDb.databaseUrl, poolSize: 2 }) as TestDb }
+    ? {
+        env: { DATABASE_URL: middleDb.databaseUrl as string },
+        open: () => createDb({ databaseUrl: middleDb.databaseUrl, poolSize: 2 }) as TestDb,
+      }
     : embedded("middle");
   try {
     await vexil(["import"], middle.env, document);

@@ -27,7 +27,8 @@ import { callUrl, startTestServer } from "./support/test-server.ts";
 const serverUrl = process.env.TEST_DATABASE_URL;
 const counts = { faults: 0, acknowledgedWritesChecked: 0, lost: 0 };
 
-const send = (base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) => callUrl(base, method, path, { headers, body });
+const send = (base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+  callUrl(base, method, path, { headers, body });
 
 if (serverUrl) {
   test("Postgres gone during load: 503 ServiceUnavailable with Retry-After, /ready 503, no crash, recovery without a restart", async () => {
@@ -49,14 +50,18 @@ if (serverUrl) {
     const worker = async (n: number) => {
       for (let i = 0; !stop; i++) {
         const startedIn = phase;
-        const res = i % 3 === 0 ? await send(base, "POST", "/api/admin/banners", auth, { message: `load ${n}-${i}` }) : await send(base, "GET", "/api/admin/banners", auth);
+        const res =
+          i % 3 === 0
+            ? await send(base, "POST", "/api/admin/banners", auth, { message: `load ${n}-${i}` })
+            : await send(base, "GET", "/api/admin/banners", auth);
         const endedIn = phase;
         const key = res.status === 503 ? `503 ${res.json.name} retry-after=${res.headers["retry-after"]}` : String(res.status);
         seen[endedIn][key] = (seen[endedIn][key] ?? 0) + 1;
         if (res.status === 201) created.push(res.json.id);
         // Anything but a success only for a request that lived through the outage, and then only the documented 503.
         const overlapped = startedIn === "down" || endedIn === "down" || startedIn !== endedIn;
-        if (res.status >= 300 && !(overlapped && key === "503 ServiceUnavailable retry-after=5")) bad.push(`${startedIn}->${endedIn}: ${res.status} ${JSON.stringify(res.json)}`);
+        if (res.status >= 300 && !(overlapped && key === "503 ServiceUnavailable retry-after=5"))
+          bad.push(`${startedIn}->${endedIn}: ${res.status} ${JSON.stringify(res.json)}`);
       }
     };
     try {
@@ -65,7 +70,11 @@ if (serverUrl) {
       phase = "down";
       await relay.cut();
       counts.faults++;
-      await until(() => Object.keys(seen.down).some((k) => k.startsWith("503")) && Object.values(seen.down).reduce((a, b) => a + b, 0) >= 40, "503s during the outage", 30_000);
+      await until(
+        () => Object.keys(seen.down).some((k) => k.startsWith("503")) && Object.values(seen.down).reduce((a, b) => a + b, 0) >= 40,
+        "503s during the outage",
+        30_000,
+      );
       const ready = await send(base, "GET", "/ready", {});
       assert.equal([ready.status, ready.json.name, ready.headers["retry-after"]], [503, "ServiceUnavailable", "5"]);
       assert.equal((await send(base, "GET", "/health", {})).status, 200, "the process is up");
@@ -95,7 +104,9 @@ if (serverUrl) {
     const db = testDb.db;
     const CHAINS = 16;
     const adminSecret = `*:*.${"kill-test-admin-token"}`;
-    await db.transaction().execute((trx) => setChangeRequestConfig(trx, null, "default", "production", { changeRequestsEnabled: true, requiredApprovals: 1 }));
+    await db
+      .transaction()
+      .execute((trx) => setChangeRequestConfig(trx, null, "default", "production", { changeRequestsEnabled: true, requiredApprovals: 1 }));
     const hasher = createPasswordHasher({ workers: 1, cost: 10 });
     const approver = await createUser(db, hasher, null, { username: "approver", rootRole: RootRole.Editor });
     const approverAsUser = { kind: "user", userId: approver.id, username: "approver", rootRole: RootRole.Editor, via: "session" } as const;
@@ -107,14 +118,25 @@ if (serverUrl) {
       const feature = `kill-${i}`;
       const id = await db.transaction().execute(async (trx) => {
         await createFeature(trx, by, "default", { name: feature });
-        const id = await addChange(trx, by, { projectId: "default", environment: "production", feature, action: "patchVariant", payload: { variants: [{ name: `v${i}`, weightType: "variable", stickiness: "default" }] } });
+        const id = await addChange(trx, by, {
+          projectId: "default",
+          environment: "production",
+          feature,
+          action: "patchVariant",
+          payload: { variants: [{ name: `v${i}`, weightType: "variable", stickiness: "default" }] },
+        });
         await moveChangeRequest(trx, by, "default", id, { state: "In review" });
         return id;
       });
       requests.push({ id, feature, variant: `v${i}` });
     }
     await hasher.close();
-    const env = { DATABASE_URL: testDb.databaseUrl as string, INIT_ADMIN_API_TOKENS: adminSecret, SCHEDULER_INTERVAL_MS: "0", PASSWORD_WORKERS: "1" };
+    const env = {
+      DATABASE_URL: testDb.databaseUrl as string,
+      INIT_ADMIN_API_TOKENS: adminSecret,
+      SCHEDULER_INTERVAL_MS: "0",
+      PASSWORD_WORKERS: "1",
+    };
     let proc = await startServerProcess(env);
     const base = proc.url;
 
@@ -144,7 +166,12 @@ if (serverUrl) {
     };
     const chain = async ({ id }: { id: number }) => {
       for (const state of ["Approved", "Applied"]) {
-        const res = await attempt("PUT", `/api/admin/projects/default/change-requests/${id}/state`, { authorization: pat.secret }, { state });
+        const res = await attempt(
+          "PUT",
+          `/api/admin/projects/default/change-requests/${id}/state`,
+          { authorization: pat.secret },
+          { state },
+        );
         if (res?.status !== 200) return;
         ackedStates.set(id, state);
         acknowledged++;
@@ -162,19 +189,39 @@ if (serverUrl) {
     try {
       const admin = { authorization: adminSecret };
       assert.is((await send(proc.url, "GET", "/ready", {})).status, 200);
-      const banners = new Map<number, string>((await send(proc.url, "GET", "/api/admin/banners", admin)).json.banners.map((b: { id: number; message: string }) => [b.id, b.message]));
+      const banners = new Map<number, string>(
+        (await send(proc.url, "GET", "/api/admin/banners", admin)).json.banners.map((b: { id: number; message: string }) => [
+          b.id,
+          b.message,
+        ]),
+      );
       for (const [id, message] of ackedBanners) {
         counts.acknowledgedWritesChecked++;
         if (banners.get(id) !== message) counts.lost++;
         assert.is(banners.get(id), message, `acknowledged banner ${id} is there after the restart`);
       }
-      const bannerEvents = await db.selectFrom("events").select(sql<number>`(data->>'id')::int`.as("id")).where("type", "=", "banner-created").execute();
-      assert.equal(bannerEvents.map((e) => e.id).sort((a, b) => a - b), [...banners.keys()].sort((a, b) => a - b), "every stored banner has its event, and no event its missing banner");
+      const bannerEvents = await db
+        .selectFrom("events")
+        .select(sql<number>`(data->>'id')::int`.as("id"))
+        .where("type", "=", "banner-created")
+        .execute();
+      assert.equal(
+        bannerEvents.map((e) => e.id).sort((a, b) => a - b),
+        [...banners.keys()].sort((a, b) => a - b),
+        "every stored banner has its event, and no event its missing banner",
+      );
 
       for (const { id, feature, variant } of requests) {
         const cr = (await send(proc.url, "GET", `/api/admin/projects/default/change-requests/${id}`, admin)).json;
-        const variants = (await send(proc.url, "GET", `/api/admin/projects/default/features/${feature}/environments/production/variants`, admin)).json.variants;
-        const events = await db.selectFrom("events").select("type").where(sql`coalesce(data->>'id', data->>'changeRequestId')`, "=", String(id)).where("type", "like", "change-request-%").execute();
+        const variants = (
+          await send(proc.url, "GET", `/api/admin/projects/default/features/${feature}/environments/production/variants`, admin)
+        ).json.variants;
+        const events = await db
+          .selectFrom("events")
+          .select("type")
+          .where(sql`coalesce(data->>'id', data->>'changeRequestId')`, "=", String(id))
+          .where("type", "like", "change-request-%")
+          .execute();
         const types = events.map((e) => e.type);
         const acked = ackedStates.get(id);
         if (acked) counts.acknowledgedWritesChecked += acked === "Applied" ? 2 : 1;
@@ -183,16 +230,25 @@ if (serverUrl) {
         if (acked && !(cr.state === acked || (acked === "Approved" && cr.state === "Applied"))) counts.lost++;
         // Whole or not at all: the state, its reviews, the variants and the events move together.
         if (cr.state === "Applied") {
-          assert.equal(variants.map((v: { name: string }) => v.name), [variant]);
+          assert.equal(
+            variants.map((v: { name: string }) => v.name),
+            [variant],
+          );
           assert.is(types.filter((t) => t === "change-request-applied").length, 1);
         } else {
           assert.equal(variants, [], `${id} in ${cr.state} changed no variants`);
           assert.not.ok(types.includes("change-request-applied"));
         }
         assert.is(cr.approvals.length >= 1, ["Approved", "Applied"].includes(cr.state), `${id}: approvals match the state ${cr.state}`);
-        assert.is(types.includes("change-request-approved"), ["Approved", "Applied"].includes(cr.state), `${id}: approval event matches the state ${cr.state}`);
+        assert.is(
+          types.includes("change-request-approved"),
+          ["Approved", "Applied"].includes(cr.state),
+          `${id}: approval event matches the state ${cr.state}`,
+        );
       }
-      console.log(`faults: SIGKILL mid-burst after ${acknowledged} acknowledged writes (${ackedBanners.size} banners, ${[...ackedStates.values()].filter((s) => s === "Approved").length} approvals and ${[...ackedStates.values()].filter((s) => s === "Applied").length} applies); ${counts.lost} lost`);
+      console.log(
+        `faults: SIGKILL mid-burst after ${acknowledged} acknowledged writes (${ackedBanners.size} banners, ${[...ackedStates.values()].filter((s) => s === "Approved").length} approvals and ${[...ackedStates.values()].filter((s) => s === "Applied").length} applies); ${counts.lost} lost`,
+      );
     } finally {
       await proc.stop();
       await testDb.close();
@@ -231,7 +287,10 @@ if (serverUrl) {
       await holding;
       const after = await srv.call("GET", "/api/admin/banners", { headers: auth });
       assert.equal([after.status, after.json.banners], [200, []], "the timed-out create stored nothing");
-      assert.not.ok(srv.logs.some((l) => l.msg === "unexpected error" || l.msg === "request failed"), "no unexpected error was logged");
+      assert.not.ok(
+        srv.logs.some((l) => l.msg === "unexpected error" || l.msg === "request failed"),
+        "no unexpected error was logged",
+      );
     } finally {
       release();
       await holding?.catch(() => {});

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { adminToken, clientToken, userWithRole } from "./support/principals.ts";
-import { type Reply, startTestServer, UUID_V4 } from "./support/test-server.ts";
+import { startTestServer } from "./support/test-server.ts";
 import { assertError } from "./support/assert-error.ts";
 
 const srv = await startTestServer();
@@ -58,7 +58,10 @@ test("bad feature bodies are 400 naming the field; nothing changes", async () =>
   for (const [body, field] of bodies) {
     const res = await create("default", body);
     assertError(res, 400, "ValidationError");
-    assert.ok(res.json.details.some((d: { path: string }) => d.path === field), `${JSON.stringify(body)}: ${JSON.stringify(res.json.details)}`);
+    assert.ok(
+      res.json.details.some((d: { path: string }) => d.path === field),
+      `${JSON.stringify(body)}: ${JSON.stringify(res.json.details)}`,
+    );
   }
   assert.equal(await stored(), before);
 });
@@ -79,7 +82,10 @@ test("GET .../features lists a project's features by name, for any authenticated
   for (const headers of [admin, editor.headers, viewer.headers]) {
     const res = await srv.call("GET", "/api/admin/projects/default/features", { headers });
     assert.is(res.status, 200);
-    assert.equal(res.json.features.map((f: { name: string }) => f.name), ["checkout", "plain"]);
+    assert.equal(
+      res.json.features.map((f: { name: string }) => f.name),
+      ["checkout", "plain"],
+    );
   }
   assertError(await srv.call("GET", "/api/admin/projects/default/features", { headers: client }), 403, "NoAccessError");
   assertError(await srv.call("GET", "/api/admin/projects/ghost/features", { headers: admin }), 404, "NotFoundError");
@@ -97,7 +103,15 @@ test("GET .../features/{name} shows the feature with each environment of its pro
   assert.equal(
     res.json.environments.map((e: any) => [e.name, e.type, e.enabled, e.variants.map((v: any) => [v.name, v.weight])]),
     [
-      ["development", "development", false, [["a", 500], ["b", 500]]],
+      [
+        "development",
+        "development",
+        false,
+        [
+          ["a", 500],
+          ["b", 500],
+        ],
+      ],
       ["production", "production", false, []],
     ],
   );

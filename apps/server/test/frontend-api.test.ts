@@ -17,7 +17,9 @@ const { db } = srv.db;
 const admin = await adminToken(srv);
 
 async function frontendToken(environment: string, projects = ["default"]): Promise<Record<string, string>> {
-  const created = await db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: `frontend-${environment}`, type: "frontend", projects, environment }));
+  const created = await db
+    .transaction()
+    .execute((trx) => createApiToken(trx, null, { tokenName: `frontend-${environment}`, type: "frontend", projects, environment }));
   return { authorization: created.secret };
 }
 
@@ -28,7 +30,8 @@ async function setup(method: string, path: string, body?: unknown): Promise<any>
 }
 
 const env = (feature: string, environment = "development") => `/api/admin/projects/default/features/${feature}/environments/${environment}`;
-for (const name of ["fe.banner", "fe.beta", "fe.office", "fe.plan", "fe.off", "fe.prod"]) await setup("POST", "/api/admin/projects/default/features", { name });
+for (const name of ["fe.banner", "fe.beta", "fe.office", "fe.plan", "fe.off", "fe.prod"])
+  await setup("POST", "/api/admin/projects/default/features", { name });
 await setup("PUT", "/api/admin/projects/default/features/fe.banner", { impressionData: true });
 for (const name of ["fe.banner", "fe.beta", "fe.office", "fe.plan"]) await setup("POST", `${env(name)}/on`);
 await setup("POST", `${env("fe.prod", "production")}/on`);
@@ -64,19 +67,30 @@ test("GET answers only the flags on for the context, each with its variant, as U
   });
   const alice = await get("?userId=alice&properties%5Bplan%5D=pro&appName=web&environment=default");
   assert.equal(names(alice), ["fe.banner", "fe.beta", "fe.plan"]);
-  assert.equal(alice.json.toggles[1], { name: "fe.beta", enabled: true, variant: { name: "disabled", enabled: false, feature_enabled: true }, impressionData: false });
+  assert.equal(alice.json.toggles[1], {
+    name: "fe.beta",
+    enabled: true,
+    variant: { name: "disabled", enabled: false, feature_enabled: true },
+    impressionData: false,
+  });
   // A name that is no context field is a property, as in Unleash.
   assert.equal(names(await get("?plan=pro")), ["fe.banner", "fe.plan"]);
   assert.equal(names(await get("?userId=carol&properties[plan]=free")), ["fe.banner"]);
 });
 
 test("POST {context} answers what GET answers for the same context", async () => {
-  const res = await srv.call("POST", "/api/frontend", { headers: { ...away, ...dev }, body: { context: { userId: "bob", properties: { plan: "pro" } } } });
+  const res = await srv.call("POST", "/api/frontend", {
+    headers: { ...away, ...dev },
+    body: { context: { userId: "bob", properties: { plan: "pro" } } },
+  });
   assert.is(res.status, 200);
   assert.equal(res.json, (await get("?userId=bob&properties[plan]=pro")).json);
   assert.equal(names(await srv.call("POST", "/api/frontend", { headers: { ...away, ...dev }, body: {} })), ["fe.banner"]);
   // A number in a POSTed property means its text.
-  const numeric = await srv.call("POST", "/api/frontend", { headers: { ...away, ...dev }, body: { context: { properties: { plan: "pro", seats: 3 } } } });
+  const numeric = await srv.call("POST", "/api/frontend", {
+    headers: { ...away, ...dev },
+    body: { context: { properties: { plan: "pro", seats: 3 } } },
+  });
   assert.equal(names(numeric), ["fe.banner", "fe.plan"]);
 });
 
@@ -90,7 +104,10 @@ test("a token is served its own environment and projects; an admin token is serv
   assert.equal(names(await get("", prod)), ["fe.prod"]);
   // The context's environment is a context field for constraints: it never switches what the token is served.
   assert.equal(names(await get("?environment=development", prod)), ["fe.prod"]);
-  assert.equal(names(await srv.call("POST", "/api/frontend", { headers: { ...away, ...prod }, body: { context: { environment: "development" } } })), ["fe.prod"]);
+  assert.equal(
+    names(await srv.call("POST", "/api/frontend", { headers: { ...away, ...prod }, body: { context: { environment: "development" } } })),
+    ["fe.prod"],
+  );
   assert.equal(names(await get("?userId=alice", admin)), ["fe.banner", "fe.beta"]);
   const otherProject = await frontendToken("development", ["elsewhere"]);
   assert.equal(names(await get("", otherProject)), []);
@@ -106,7 +123,7 @@ test("who may call it: none is 401, a client token, a user and a personal token 
   assertError(await get("", viewer.headers), 403, "NoAccessError");
   assertError(await srv.call("POST", "/api/frontend", { headers: await clientToken(srv), body: { context: {} } }), 403, "NoAccessError");
   // Refused before its body is read: a wrong token with a bad body is still 403.
-  assertError(await srv.call("POST", "/api/frontend", { headers: await clientToken(srv), raw: "{", }), 403, "NoAccessError");
+  assertError(await srv.call("POST", "/api/frontend", { headers: await clientToken(srv), raw: "{" }), 403, "NoAccessError");
 });
 
 test("malformed contexts are a 400 naming the field, and change nothing", async () => {
@@ -124,7 +141,10 @@ test("malformed contexts are a 400 naming the field, and change nothing", async 
   for (const [query, path] of cases) {
     const res = await get(query);
     assertError(res, 400, "ValidationError");
-    assert.ok(res.json.details.some((d: { path: string }) => d.path === path), `${query}: ${JSON.stringify(res.json.details)}`);
+    assert.ok(
+      res.json.details.some((d: { path: string }) => d.path === path),
+      `${query}: ${JSON.stringify(res.json.details)}`,
+    );
   }
   const post = (body: Record<string, unknown>) => srv.call("POST", "/api/frontend", { headers: { ...away, ...dev }, ...body });
   const bodies: [Record<string, unknown>, number, string, string?][] = [
@@ -137,12 +157,20 @@ test("malformed contexts are a 400 naming the field, and change nothing", async 
     [{ body: { context: { currentTime: "soon" } } }, 400, "ValidationError", "context.currentTime"],
     [{ body: [] }, 400, "ValidationError"],
     [{ raw: "userId=a", headers: { ...dev, "content-type": "application/x-www-form-urlencoded" } }, 415, "ContentTypeerror"],
-    [{ raw: JSON.stringify({ context: { userId: "x".repeat(300_000) } }), headers: { ...dev, "content-type": "application/json" } }, 413, "PayloadTooLarge"],
+    [
+      { raw: JSON.stringify({ context: { userId: "x".repeat(300_000) } }), headers: { ...dev, "content-type": "application/json" } },
+      413,
+      "PayloadTooLarge",
+    ],
   ];
   for (const [options, status, name, path] of bodies) {
     const res = await post(options);
     assertError(res, status, name as never);
-    if (path !== undefined) assert.ok(res.json.details.some((d: { path: string }) => d.path === path), `${JSON.stringify(options).slice(0, 80)}: ${JSON.stringify(res.json.details)}`);
+    if (path !== undefined)
+      assert.ok(
+        res.json.details.some((d: { path: string }) => d.path === path),
+        `${JSON.stringify(options).slice(0, 80)}: ${JSON.stringify(res.json.details)}`,
+      );
   }
   assert.equal((await srv.call("GET", "/api/admin/events", { headers: admin })).json, before);
 });
@@ -166,7 +194,11 @@ test("every 200 has an ETag; a matching If-None-Match is a 304 until a flag chan
 
 test("a flag switched through another instance reaches this one's frontend API (Postgres: two instances, one database)", async () => {
   if (!srv.db.databaseUrl) return;
-  const other = createApp({ config: loadConfig({ SCHEDULER_INTERVAL_MS: "0" }), db: createDb({ databaseUrl: srv.db.databaseUrl, poolSize: 2 }), log: pino({ level: "silent" }) });
+  const other = createApp({
+    config: loadConfig({ SCHEDULER_INTERVAL_MS: "0" }),
+    db: createDb({ databaseUrl: srv.db.databaseUrl, poolSize: 2 }),
+    log: pino({ level: "silent" }),
+  });
   await new Promise<void>((resolve) => other.server.listen(0, "127.0.0.1", resolve));
   try {
     const url = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
@@ -194,8 +226,13 @@ test("CORS: a listed origin's preflight allows what unleash-proxy-client sends, 
     for (const header of requested.split(", ")) assert.ok(allowed.includes(header), header);
     assert.match(String(preflight.headers["access-control-allow-methods"]), /POST/);
     const res = await own.call("GET", "/api/frontend", { headers: { ...dev, origin } });
-    assert.equal([res.status, res.headers["access-control-allow-origin"], res.headers["access-control-expose-headers"]], [200, origin, "etag"]);
-    const other = await own.call("OPTIONS", "/api/frontend", { headers: { origin: "https://evil.example", "access-control-request-method": "GET" } });
+    assert.equal(
+      [res.status, res.headers["access-control-allow-origin"], res.headers["access-control-expose-headers"]],
+      [200, origin, "etag"],
+    );
+    const other = await own.call("OPTIONS", "/api/frontend", {
+      headers: { origin: "https://evil.example", "access-control-request-method": "GET" },
+    });
     assert.is(other.headers["access-control-allow-origin"], undefined);
     assert.is.not(other.status, 204);
   } finally {
@@ -207,19 +244,40 @@ test("CORS: a listed origin's preflight allows what unleash-proxy-client sends, 
 
 test("the proxy client's metrics are summed for the token's environment, and an admin reads them", async () => {
   const now = new Date().toISOString();
-  const report = { appName: "shop-web", instanceId: "browser", bucket: { start: now, stop: now, toggles: { "fe.banner": { yes: 3, no: 1, variants: { blue: 3 } } } }, impactMetrics: [] };
+  const report = {
+    appName: "shop-web",
+    instanceId: "browser",
+    bucket: { start: now, stop: now, toggles: { "fe.banner": { yes: 3, no: 1, variants: { blue: 3 } } } },
+    impactMetrics: [],
+  };
   const res = await srv.call("POST", "/api/frontend/client/metrics", { headers: dev, body: report });
   assert.equal([res.status, res.json], [200, {}]);
-  assertError(await srv.call("POST", "/api/frontend/client/metrics", { headers: await clientToken(srv), body: report }), 403, "NoAccessError");
-  assertError(await srv.call("POST", "/api/frontend/client/metrics", { headers: dev, body: { ...report, bucket: { ...report.bucket, toggles: { "fe.banner": { yes: "3" } } } } }), 400, "ValidationError");
+  assertError(
+    await srv.call("POST", "/api/frontend/client/metrics", { headers: await clientToken(srv), body: report }),
+    403,
+    "NoAccessError",
+  );
+  assertError(
+    await srv.call("POST", "/api/frontend/client/metrics", {
+      headers: dev,
+      body: { ...report, bucket: { ...report.bucket, toggles: { "fe.banner": { yes: "3" } } } },
+    }),
+    400,
+    "ValidationError",
+  );
   await srv.app.metricsFlush.tick();
   const raw = (await srv.call("GET", "/api/admin/client-metrics/features/fe.banner/raw", { headers: admin })).json;
   const rows = raw.data.filter((r: { appName: string }) => r.appName === "shop-web");
-  assert.equal(rows.map((r: Record<string, unknown>) => [r.environment, r.yes, r.no, r.variants]), [["development", 3, 1, { blue: 3 }]]);
+  assert.equal(
+    rows.map((r: Record<string, unknown>) => [r.environment, r.yes, r.no, r.variants]),
+    [["development", 3, 1, { blue: 3 }]],
+  );
 });
 
 test("the typed transport serves the same answer: frontend.features and frontend.evaluate over /trpc", async () => {
-  const query = await srv.call("GET", `/trpc/frontend.features?input=${encodeURIComponent(JSON.stringify({ userId: "alice" }))}`, { headers: { ...away, ...dev } });
+  const query = await srv.call("GET", `/trpc/frontend.features?input=${encodeURIComponent(JSON.stringify({ userId: "alice" }))}`, {
+    headers: { ...away, ...dev },
+  });
   assert.is(query.status, 200);
   assert.equal(query.json.result.data, (await get("?userId=alice")).json);
   const context = { userId: "alice", properties: { plan: "pro" } };

@@ -82,9 +82,11 @@ if (CHROMIUM) {
     await setup("POST", `${env("fe.banner")}/strategies`, { name: "default" });
     await setup("PUT", `${env("fe.banner")}/variants`, [{ name: "blue", payload: { type: "json", value: '{"color":"#00f"}' } }]);
     await setup("POST", `${env("fe.beta")}/strategies`, { name: "userWithId", parameters: { userIds: "alice" } });
-    const created = await srv.db.db.transaction().execute((trx) =>
-      createApiToken(trx, null, { tokenName: "browser", type: "frontend", projects: ["default"], environment: "development" }),
-    );
+    const created = await srv.db.db
+      .transaction()
+      .execute((trx) =>
+        createApiToken(trx, null, { tokenName: "browser", type: "frontend", projects: ["default"], environment: "development" }),
+      );
     token = created.secret;
   });
 
@@ -96,7 +98,10 @@ if (CHROMIUM) {
   });
 
   /** Opens the site's page with these client options in Chromium, and returns what the page saw. */
-  async function outcomeOf(site: { origin: string }, options: Record<string, unknown>): Promise<{ outcome: Record<string, any>; console: string[] }> {
+  async function outcomeOf(
+    site: { origin: string },
+    options: Record<string, unknown>,
+  ): Promise<{ outcome: Record<string, any>; console: string[] }> {
     const browser = await launchChromium();
     try {
       const tab = await browser.newPage();
@@ -127,19 +132,30 @@ if (CHROMIUM) {
     const { outcome } = await outcomeOf(listed, clientOptions());
     assert.equal(outcome.error, undefined);
     assert.equal([outcome.banner, outcome.beta, outcome.off], [true, true, false]);
-    assert.equal(outcome.variant, { name: "blue", enabled: true, payload: { type: "json", value: '{"color":"#00f"}' }, feature_enabled: true });
+    assert.equal(outcome.variant, {
+      name: "blue",
+      enabled: true,
+      payload: { type: "json", value: '{"color":"#00f"}' },
+      feature_enabled: true,
+    });
     // The ETag is exposed to the page, so the client's next poll can be a 304.
     assert.match(outcome.etag, /^"[\w-]+"$/);
     // The second poll was a 304, and the client kept what it had.
     assert.is(outcome.etagAfterPoll, outcome.etag);
     const polls = srv.logs.filter((line) => line.method === "GET" && String(line.url).startsWith("/api/frontend?"));
-    assert.equal(polls.map((line) => line.status), [200, 304]);
+    assert.equal(
+      polls.map((line) => line.status),
+      [200, 304],
+    );
     // Its metrics (a preflighted JSON POST) are accepted and summed for the token's environment.
     assert.is(outcome.metricsSent, true);
     await srv.app.metricsFlush.tick();
     const raw = (await srv.call("GET", "/api/admin/client-metrics/features/fe.banner/raw", { headers: admin })).json;
     const counted = raw.data.filter((r: { appName: string }) => r.appName === "browser-test");
-    assert.ok(counted.some((r: { yes: number; variants: Record<string, number> }) => r.yes >= 1 && (r.variants.blue ?? 0) >= 1), JSON.stringify(raw.data));
+    assert.ok(
+      counted.some((r: { yes: number; variants: Record<string, number> }) => r.yes >= 1 && (r.variants.blue ?? 0) >= 1),
+      JSON.stringify(raw.data),
+    );
   });
 
   test("and with usePOSTrequests (a preflighted JSON body)", async () => {
@@ -148,14 +164,20 @@ if (CHROMIUM) {
     assert.equal([outcome.banner, outcome.beta, outcome.off], [true, false, false]);
     assert.is(outcome.variant.name, "blue");
     const posts = srv.logs.filter((line) => line.method === "POST" && line.url === "/api/frontend");
-    assert.ok(posts.some((line) => line.status === 200), "the POST reached the server");
+    assert.ok(
+      posts.some((line) => line.status === 200),
+      "the POST reached the server",
+    );
   });
 
   test("a page of an origin not on CORS_ORIGINS is refused by the browser", async () => {
     const { outcome, console } = await outcomeOf(unlisted, clientOptions());
     assert.equal(outcome.banner, undefined);
     assert.ok(outcome.error, "the client reports an error");
-    assert.ok(console.some((line) => /CORS policy/.test(line)), `Chromium names CORS: ${console.join(" | ")}`);
+    assert.ok(
+      console.some((line) => /CORS policy/.test(line)),
+      `Chromium names CORS: ${console.join(" | ")}`,
+    );
   });
 } else {
   test("frontend API in Chromium: skipped, no /usr/bin/chromium on this machine", () => {});

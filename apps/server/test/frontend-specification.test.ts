@@ -19,7 +19,8 @@ function query(context: Record<string, unknown>): string {
   for (const [key, value] of Object.entries(context)) {
     if (value === null || value === undefined) continue;
     if (key === "properties") {
-      for (const [name, v] of Object.entries(value as Record<string, unknown>)) if (v !== null && v !== undefined) params.append(`properties[${name}]`, String(v));
+      for (const [name, v] of Object.entries(value as Record<string, unknown>))
+        if (v !== null && v !== undefined) params.append(`properties[${name}]`, String(v));
     } else params.append(key, String(value));
   }
   const text = params.toString();
@@ -37,7 +38,8 @@ async function runFile(srv: TestServer, admin: Record<string, string>, fileName:
   async function toggles(description: string, context: Record<string, unknown>): Promise<[string, Toggle[]][]> {
     const got = await srv.call("GET", `/api/frontend${query(context)}`, { headers });
     const posted = await srv.call("POST", "/api/frontend", { headers, body: { context } });
-    if (got.status !== 200 || posted.status !== 200) failed.push(`${description}: GET ${got.status} ${JSON.stringify(got.json)}, POST ${posted.status} ${JSON.stringify(posted.json)}`);
+    if (got.status !== 200 || posted.status !== 200)
+      failed.push(`${description}: GET ${got.status} ${JSON.stringify(got.json)}, POST ${posted.status} ${JSON.stringify(posted.json)}`);
     return [
       ["GET", got.json?.toggles ?? []],
       ["POST", posted.json?.toggles ?? []],
@@ -65,9 +67,16 @@ async function runFile(srv: TestServer, admin: Record<string, string>, fileName:
     }
     const wrong = (await toggles(t.description, t.context))
       .map(([method, answer]) => [method, answer.find((toggle) => toggle.name === t.toggleName)?.variant ?? ABSENT] as const)
-      .filter(([, variant]) => JSON.stringify(Object.fromEntries(Object.keys(t.expectedResult).map((k) => [k, variant[k]]))) !== JSON.stringify(t.expectedResult));
+      .filter(
+        ([, variant]) =>
+          JSON.stringify(Object.fromEntries(Object.keys(t.expectedResult).map((k) => [k, variant[k]]))) !==
+          JSON.stringify(t.expectedResult),
+      );
     if (wrong.length === 0) passed++;
-    else failed.push(`${t.description}: expected ${JSON.stringify(t.expectedResult)}, got ${wrong.map(([method, v]) => `${JSON.stringify(v)} by ${method}`).join(", ")}`);
+    else
+      failed.push(
+        `${t.description}: expected ${JSON.stringify(t.expectedResult)}, got ${wrong.map(([method, v]) => `${JSON.stringify(v)} by ${method}`).join(", ")}`,
+      );
   }
   return { refusals, passed, failed, refusedCases };
 }
@@ -76,7 +85,10 @@ const kinds = process.env.TEST_DATABASE_URL ? (["postgres", "embedded"] as const
 
 for (const kind of kinds) {
   test(`every case of every specification file passes through the frontend API (GET and POST), or its state is refused by a rule (${kind})`, async () => {
-    assert.equal(await runSpecificationFiles("client specification through the frontend API", kind, { TRUST_PROXY: "127.0.0.1" }, runFile), []);
+    assert.equal(
+      await runSpecificationFiles("client specification through the frontend API", kind, { TRUST_PROXY: "127.0.0.1" }, runFile),
+      [],
+    );
   });
 }
 

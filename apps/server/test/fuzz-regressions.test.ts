@@ -35,7 +35,10 @@ test("an unpaired UTF-16 surrogate is a 400 that stores nothing (jsonb refused i
   const before = await dbSnapshot(srv.db.db);
   const replies = [
     // As the fuzzer sent it: the escape of a lone high surrogate in the JSON text.
-    await srv.call("POST", "/api/admin/user/tokens", { raw: '{"description":"key \\ud800","expiresAt":null}', headers: { ...viewer.headers, "content-type": "application/json" } }),
+    await srv.call("POST", "/api/admin/user/tokens", {
+      raw: '{"description":"key \\ud800","expiresAt":null}',
+      headers: { ...viewer.headers, "content-type": "application/json" },
+    }),
     await srv.call("POST", "/api/admin/banners", { body: { message: "ok", dialog: "x\udc00y" }, headers: admin }),
   ];
   for (const res of replies) assertError(res, 400, "ValidationError");
@@ -54,7 +57,10 @@ test("an id beyond its column's range is a 400 naming the bound, not a 500 (DELE
     await srv.call("DELETE", `/api/admin/user/tokens/${tooBig}`, { headers: viewer.headers }),
     await srv.call("DELETE", `/api/admin/api-tokens/${tooBig}`, { headers: admin }),
     await srv.call("DELETE", `/api/admin/user-admin/${tooBig}`, { headers: admin }),
-    await srv.call("POST", `/api/admin/user-admin/${tooBig}/change-password`, { body: { password: "a long enough password" }, headers: admin }),
+    await srv.call("POST", `/api/admin/user-admin/${tooBig}/change-password`, {
+      body: { password: "a long enough password" },
+      headers: admin,
+    }),
     await srv.call("GET", `/api/admin/projects/default/change-requests/${tooBig}`, { headers: admin }),
     await srv.call("PUT", `/api/admin/projects/default/change-requests/${tooBig}/state`, { body: { state: "Cancelled" }, headers: admin }),
     await srv.call("DELETE", `/api/admin/banners/${"9".repeat(20)}`, { headers: admin }),

@@ -70,10 +70,32 @@ const KNOWN: Record<string, unknown[]> = {
   password: [TEST_PASSWORD, "a long enough password"],
 };
 const hint = (property: string) => (KNOWN[property] ? fc.constantFrom(...KNOWN[property]) : undefined);
-const resolve = (ref: string) => ref.replace(/^#\//, "").split("/").reduce((node: any, key) => node[key], doc) as JsonSchema;
+const resolve = (ref: string) =>
+  ref
+    .replace(/^#\//, "")
+    .split("/")
+    .reduce((node: any, key) => node[key], doc) as JsonSchema;
 
 // Path parameter values that have broken routers before: encoding, traversal, separators, size.
-const NASTY = ["%", "%zz", "%2", "..", ".", "a/b", "a%2Fb", "💥🚩", "ﷺ‮", "x".repeat(3000), " ", "\u0000", "-1", "0", "1.5", "9".repeat(40), "null"];
+const NASTY = [
+  "%",
+  "%zz",
+  "%2",
+  "..",
+  ".",
+  "a/b",
+  "a%2Fb",
+  "💥🚩",
+  "ﷺ‮",
+  "x".repeat(3000),
+  " ",
+  "\u0000",
+  "-1",
+  "0",
+  "1.5",
+  "9".repeat(40),
+  "null",
+];
 
 type ParamChoice = { known: number } | { value: string; raw: boolean };
 type BodyChoice =
@@ -104,8 +126,29 @@ function paramArbitrary(name: string, schema: JsonSchema, path: string): fc.Arbi
   return fc.oneof(...choices);
 }
 
-const UNICODE = ["", "😀👩‍👩‍👧‍👦", "\u202Eabc", "e\u0301", "\u0000", "a\u0000b", "\ud800", "\uffff", "𝕍𝕖𝕩𝕚𝕝", "'; drop table banners; --", "<script>alert(1)</script>", "../../etc/passwd", "%00"];
-const CONTENT_TYPES = [undefined, "text/plain", "application/x-www-form-urlencoded", "application/jsonx", "multipart/form-data; boundary=x", "application/json-patch+json"];
+const UNICODE = [
+  "",
+  "😀👩‍👩‍👧‍👦",
+  "\u202Eabc",
+  "e\u0301",
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "\uffff",
+  "𝕍𝕖𝕩𝕚𝕝",
+  "'; drop table banners; --",
+  "<script>alert(1)</script>",
+  "../../etc/passwd",
+  "%00",
+];
+const CONTENT_TYPES = [
+  undefined,
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "application/jsonx",
+  "multipart/form-data; boundary=x",
+  "application/json-patch+json",
+];
 
 /** Breaks a valid body in one of the ways the issue lists. */
 function broken(valid: unknown): fc.Arbitrary<BodyChoice> {
@@ -113,7 +156,11 @@ function broken(valid: unknown): fc.Arbitrary<BodyChoice> {
   const withKey = (f: (key: string, value: Record<string, unknown>) => fc.Arbitrary<unknown>, label: string): fc.Arbitrary<BodyChoice> =>
     keys.length === 0
       ? fc.constant({ kind: "json", value: valid, label: "valid" })
-      : fc.constantFrom(...keys).chain((key) => f(key, { ...(valid as Record<string, unknown>) }).map((value) => ({ kind: "json" as const, value, label: `${label} ${key}` })));
+      : fc
+          .constantFrom(...keys)
+          .chain((key) =>
+            f(key, { ...(valid as Record<string, unknown>) }).map((value) => ({ kind: "json" as const, value, label: `${label} ${key}` })),
+          );
   const text = JSON.stringify(valid) ?? "null";
   return fc.oneof(
     withKey((key, v) => {
@@ -125,13 +172,25 @@ function broken(valid: unknown): fc.Arbitrary<BodyChoice> {
       value: Array.isArray(valid) ? [...valid, extra] : { ...(valid as object), [`x-${key}`]: extra },
       label: "extra field",
     })),
-    withKey((key, v) => fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}), fc.string()).map((w) => ({ ...v, [key]: w })), "wrong type"),
+    withKey(
+      (key, v) =>
+        fc
+          .oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}), fc.string())
+          .map((w) => ({ ...v, [key]: w })),
+      "wrong type",
+    ),
     withKey((key, v) => fc.constantFrom(5_000, 100_000, 300_000).map((n) => ({ ...v, [key]: "x".repeat(n) })), "huge string"),
     withKey((key, v) => fc.constantFrom(...UNICODE).map((u) => ({ ...v, [key]: u })), "unicode string"),
     fc.jsonValue({ maxDepth: 2 }).map((value) => ({ kind: "json" as const, value, label: "any JSON" })),
-    fc.nat({ max: Math.max(0, text.length - 1) }).map((cut) => ({ kind: "raw" as const, text: text.slice(0, cut), contentType: "application/json", label: "broken JSON" })),
-    fc.constantFrom("{", "nul", "[1,]", "{'a':1}", "\u0000", "\ufeff{}", "1e999999").map((t) => ({ kind: "raw" as const, text: t, contentType: "application/json", label: "broken JSON" })),
-    fc.constantFrom(...CONTENT_TYPES).map((contentType) => ({ kind: "raw" as const, text, contentType, label: `content type ${contentType}` })),
+    fc
+      .nat({ max: Math.max(0, text.length - 1) })
+      .map((cut) => ({ kind: "raw" as const, text: text.slice(0, cut), contentType: "application/json", label: "broken JSON" })),
+    fc
+      .constantFrom("{", "nul", "[1,]", "{'a':1}", "\u0000", "\ufeff{}", "1e999999")
+      .map((t) => ({ kind: "raw" as const, text: t, contentType: "application/json", label: "broken JSON" })),
+    fc
+      .constantFrom(...CONTENT_TYPES)
+      .map((contentType) => ({ kind: "raw" as const, text, contentType, label: `content type ${contentType}` })),
   );
 }
 
@@ -148,7 +207,9 @@ function queryArbitrary(operation: JsonSchema): fc.Arbitrary<[string, string][]>
       { arbitrary: fc.constantFrom(...NASTY, ...UNICODE), weight: 2 },
       { arbitrary: fc.constantFrom(1_001, 2_000).map((n) => "x".repeat(n)), weight: 1 },
     );
-  const known = declared.map((p) => fc.option(value(p.schema ?? {}), { nil: undefined }).map((v): [string, string][] => (v === undefined ? [] : [[p.name, v]])));
+  const known = declared.map((p) =>
+    fc.option(value(p.schema ?? {}), { nil: undefined }).map((v): [string, string][] => (v === undefined ? [] : [[p.name, v]])),
+  );
   const names = fc.oneof(
     fc.constantFrom(...declared.map((p) => p.name as string)),
     fc.string({ maxLength: 12 }).map((name) => `properties[${name}]`),
@@ -175,7 +236,12 @@ function caseArbitrary(path: string, operation: JsonSchema): fc.Arbitrary<FuzzCa
   } else {
     body = fc.oneof(
       { arbitrary: fc.constant({ kind: "none" as const }), weight: 4 },
-      { arbitrary: fc.constantFrom(...CONTENT_TYPES, "application/json").map((contentType) => ({ kind: "raw" as const, text: "{\"a\":1}", contentType, label: `unexpected body ${contentType}` })), weight: 1 },
+      {
+        arbitrary: fc
+          .constantFrom(...CONTENT_TYPES, "application/json")
+          .map((contentType) => ({ kind: "raw" as const, text: '{"a":1}', contentType, label: `unexpected body ${contentType}` })),
+        weight: 1,
+      },
     );
   }
   return fc.record({ caller: fc.nat({ max: callers.length - 1 }), params: fc.record(params), query: queryArbitrary(operation), body });
@@ -197,7 +263,8 @@ async function revive(caller: Caller, path: string, status: number): Promise<voi
   if (status !== 200 || !caller.headers.cookie || caller.userId === undefined) return;
   if (path === "/api/admin/user/change-password") await changePassword(db, hasher, null, caller.userId, TEST_PASSWORD);
   if (path !== "/api/admin/user/change-password" && path !== "/logout") return;
-  const username = (await db.selectFrom("users").select("username").where("id", "=", caller.userId).executeTakeFirstOrThrow()).username as string;
+  const username = (await db.selectFrom("users").select("username").where("id", "=", caller.userId).executeTakeFirstOrThrow())
+    .username as string;
   caller.headers = await loginHeaders(srv, username, TEST_PASSWORD);
 }
 
@@ -247,7 +314,9 @@ async function send(method: string, template: string, c: FuzzCase): Promise<void
   if (res.statusCode >= 400) {
     rejected++;
     const after = await dbSnapshot(db);
-    const changed = Object.keys(after).filter((k) => after[k] !== before[k]).map((k) => `${k} ${before[k]} -> ${after[k]}`);
+    const changed = Object.keys(after)
+      .filter((k) => after[k] !== before[k])
+      .map((k) => `${k} ${before[k]} -> ${after[k]}`);
     assert.equal(changed, [], `a rejected request changed the database (${changed.join(", ")}): ${where}`);
   }
   remember(template, method, res.statusCode, json);
@@ -278,7 +347,8 @@ test("every operation of the served document, fuzzed: no 5xx, declared statuses 
   }
   console.log(`fuzz: ${requests} requests fuzzed, ${rejected} rejected with the database unchanged, statuses ${JSON.stringify(statuses)}`);
   assert.ok(requests >= RUNS);
-  for (const status of ["200", "201", "400", "401", "403", "404"]) assert.ok((statuses[status] ?? 0) > 0, `the fuzzer reached status ${status}`);
+  for (const status of ["200", "201", "400", "401", "403", "404"])
+    assert.ok((statuses[status] ?? 0) > 0, `the fuzzer reached status ${status}`);
 });
 
 test.after(async () => {

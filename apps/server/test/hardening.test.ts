@@ -25,7 +25,10 @@ test("security headers on every kind of response: nosniff, no X-Powered-By, no-s
     created: await srv.call("POST", "/api/admin/banners", { body: { message: "hi" }, headers: { cookie } }),
     malformed: await srv.call("POST", "/api/admin/banners", { raw: "{", headers: { cookie, "content-type": "application/json" } }),
     wrongType: await srv.call("POST", "/api/admin/banners", { raw: "x", headers: { cookie, "content-type": "text/plain" } }),
-    tooLarge: await srv.call("POST", "/api/admin/banners", { raw: JSON.stringify({ message: "x".repeat(300_000) }), headers: { cookie, "content-type": "application/json" } }),
+    tooLarge: await srv.call("POST", "/api/admin/banners", {
+      raw: JSON.stringify({ message: "x".repeat(300_000) }),
+      headers: { cookie, "content-type": "application/json" },
+    }),
     notAllowed: await srv.call("DELETE", "/api/admin/banners", { headers: { cookie } }),
     notFound: await srv.call("GET", "/nothing"),
     trpc: await srv.call("GET", `/trpc/banners.list?input=${encodeURIComponent("{}")}`, { headers: { cookie } }),
@@ -33,8 +36,22 @@ test("security headers on every kind of response: nosniff, no X-Powered-By, no-s
   };
   assert.equal(
     Object.entries(replies).map(([name, r]) => [name, r.status]),
-    [["health", 200], ["document", 200], ["login", 200], ["loginFailed", 401], ["unauthenticated", 401], ["read", 200], ["created", 201],
-     ["malformed", 400], ["wrongType", 415], ["tooLarge", 413], ["notAllowed", 405], ["notFound", 404], ["trpc", 200], ["logout", 200]],
+    [
+      ["health", 200],
+      ["document", 200],
+      ["login", 200],
+      ["loginFailed", 401],
+      ["unauthenticated", 401],
+      ["read", 200],
+      ["created", 201],
+      ["malformed", 400],
+      ["wrongType", 415],
+      ["tooLarge", 413],
+      ["notAllowed", 405],
+      ["notFound", 404],
+      ["trpc", 200],
+      ["logout", 200],
+    ],
   );
   for (const [name, res] of Object.entries(replies)) {
     assert.is(res.headers["x-content-type-options"], "nosniff", name);
@@ -49,7 +66,10 @@ test("CORS is off without an allowlist: no header for any origin, and no preflig
   const simple = await srv.call("GET", "/api/admin/banners", { headers: { origin } });
   const preflight = await srv.call("OPTIONS", "/api/admin/banners", { headers: { origin, "access-control-request-method": "POST" } });
   for (const res of [simple, preflight]) {
-    assert.equal(Object.keys(res.headers).filter((h) => h.startsWith("access-control-")), []);
+    assert.equal(
+      Object.keys(res.headers).filter((h) => h.startsWith("access-control-")),
+      [],
+    );
   }
   assert.ok(preflight.status >= 400 && preflight.status < 500, `a preflight is refused (${preflight.status})`);
 });
@@ -59,15 +79,27 @@ test("CORS with an allowlist: listed origins only, credentials, and preflights a
   const own = await startTestServer({ CORS_ORIGINS: `${app},http://localhost:3000` }, { db: srv.db });
   try {
     const allowed = await own.call("GET", "/api/admin/banners", { headers: { origin: app } });
-    assert.equal([allowed.status, allowed.headers["access-control-allow-origin"], allowed.headers["access-control-allow-credentials"], allowed.headers.vary], [401, app, "true", "Origin"]);
-    const preflight = await own.call("OPTIONS", "/api/admin/banners", { headers: { origin: app, "access-control-request-method": "POST" } });
+    assert.equal(
+      [
+        allowed.status,
+        allowed.headers["access-control-allow-origin"],
+        allowed.headers["access-control-allow-credentials"],
+        allowed.headers.vary,
+      ],
+      [401, app, "true", "Origin"],
+    );
+    const preflight = await own.call("OPTIONS", "/api/admin/banners", {
+      headers: { origin: app, "access-control-request-method": "POST" },
+    });
     assert.is(preflight.status, 204);
     assert.match(String(preflight.headers["access-control-allow-methods"]), /POST/);
     assert.match(String(preflight.headers["access-control-allow-headers"]), /content-type/);
     for (const origin of ["https://evil.example", "https://app.example.com.evil.example", "null"]) {
       const other = await own.call("GET", "/api/admin/banners", { headers: { origin } });
       assert.is(other.headers["access-control-allow-origin"], undefined, origin);
-      const otherPreflight = await own.call("OPTIONS", "/api/admin/banners", { headers: { origin, "access-control-request-method": "POST" } });
+      const otherPreflight = await own.call("OPTIONS", "/api/admin/banners", {
+        headers: { origin, "access-control-request-method": "POST" },
+      });
       assert.is(otherPreflight.headers["access-control-allow-origin"], undefined, origin);
       assert.is.not(otherPreflight.status, 204, origin);
     }
@@ -96,7 +128,11 @@ test("no password, password hash, token secret or cookie value in any response o
   // Bodies and headers that legitimately carry a secret once: a new token's body, login's Set-Cookie.
   const seen: string[] = [];
   let responses = 0;
-  const call = async (method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; raw?: string; carriesSecret?: boolean } = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    opts: { body?: unknown; headers?: Record<string, string>; raw?: string; carriesSecret?: boolean } = {},
+  ) => {
     const res = await request(proc.url + path, {
       method: method as "GET",
       headers: { ...(opts.body !== undefined || opts.raw ? { "content-type": "application/json" } : {}), ...opts.headers },
@@ -113,7 +149,10 @@ test("no password, password hash, token secret or cookie value in any response o
     const userPassword = "the user's first password";
     const newPassword = "the user's second password";
     secrets.add(userPassword).add(newPassword);
-    const user = await call("POST", "/api/admin/user-admin", { body: { username: "sam", password: userPassword, rootRole: 2 }, headers: admin });
+    const user = await call("POST", "/api/admin/user-admin", {
+      body: { username: "sam", password: userPassword, rootRole: 2 },
+      headers: admin,
+    });
     assert.is(user.status, 201);
 
     const login = await call("POST", "/auth/simple/login", { body: { username: "sam", password: userPassword }, carriesSecret: true });
@@ -123,17 +162,29 @@ test("no password, password hash, token secret or cookie value in any response o
     secrets.add(cookie.slice(cookie.indexOf("=") + 1));
     const session = { cookie };
 
-    for (const body of [{ username: "sam", password: "a wrong password" }, { username: "nobody", password: "another wrong one" }, { username: "sam" }]) {
+    for (const body of [
+      { username: "sam", password: "a wrong password" },
+      { username: "nobody", password: "another wrong one" },
+      { username: "sam" },
+    ]) {
       assert.is((await call("POST", "/auth/simple/login", { body })).status >= 400, true);
     }
     secrets.add("a wrong password").add("another wrong one");
     await call("POST", "/auth/simple/login", { raw: `{"username":"sam","password":"half a password`, carriesSecret: false });
     secrets.add("half a password");
 
-    const token = await call("POST", "/api/admin/api-tokens", { body: { tokenName: "ci", type: "admin" }, headers: admin, carriesSecret: true });
+    const token = await call("POST", "/api/admin/api-tokens", {
+      body: { tokenName: "ci", type: "admin" },
+      headers: admin,
+      carriesSecret: true,
+    });
     assert.is(token.status, 201);
     secrets.add(token.json.secret).add(token.json.secret.split(".")[1]);
-    const pat = await call("POST", "/api/admin/user/tokens", { body: { description: "laptop", expiresAt: null }, headers: session, carriesSecret: true });
+    const pat = await call("POST", "/api/admin/user/tokens", {
+      body: { description: "laptop", expiresAt: null },
+      headers: session,
+      carriesSecret: true,
+    });
     assert.is(pat.status, 201);
     secrets.add(pat.json.secret).add(pat.json.secret.split(":")[1]);
 
@@ -149,7 +200,10 @@ test("no password, password hash, token secret or cookie value in any response o
     assert.is((await call("GET", "/api/admin/banners", { headers: { cookie: `${cookie}x` } })).status, 401);
 
     assert.is((await call("POST", "/api/admin/user/change-password", { body: { password: newPassword }, headers: session })).status, 200);
-    assert.is((await call("POST", `/api/admin/user-admin/${user.json.id}/change-password`, { body: { password: "short" }, headers: admin })).status, 400);
+    assert.is(
+      (await call("POST", `/api/admin/user-admin/${user.json.id}/change-password`, { body: { password: "short" }, headers: admin })).status,
+      400,
+    );
     assert.is((await call("GET", "/api/admin/banners", { headers: session })).status, 401, "a password change ends the sessions");
     assert.is((await call("POST", "/logout", { body: {}, headers: session })).status, 200);
   } finally {
@@ -158,7 +212,8 @@ test("no password, password hash, token secret or cookie value in any response o
 
   const db = testDb.databaseUrl ? testDb : createDb({ dataDir });
   try {
-    for (const row of await db.db.selectFrom("users").select("password_hash").where("password_hash", "is not", null).execute()) secrets.add(row.password_hash as string);
+    for (const row of await db.db.selectFrom("users").select("password_hash").where("password_hash", "is not", null).execute())
+      secrets.add(row.password_hash as string);
     for (const row of await db.db.selectFrom("api_tokens").select("secret_hash").execute()) secrets.add(row.secret_hash);
   } finally {
     await db.close();

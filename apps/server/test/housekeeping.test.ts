@@ -28,7 +28,10 @@ test("housekeeping deletes expired and idle sessions and old failed logins, and 
   await srv.app.housekeeping.tick();
 
   const left = await srv.db.db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
-  assert.equal(left.map((s) => s.id), [liveId]);
+  assert.equal(
+    left.map((s) => s.id),
+    [liveId],
+  );
   const failures = await srv.db.db.selectFrom("login_failures").select("failed_at").where("account", "=", "someone").execute();
   assert.is(failures.length, 1, "the failure inside the window still counts");
   assert.ok(failures[0] && failures[0].failed_at.getTime() > Date.now() - 60_000);

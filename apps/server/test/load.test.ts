@@ -22,14 +22,25 @@ test(`a fixed-rate mixed workload (${RATE}/s for ${SECONDS} s): no errors, flat 
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const token = await db.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "load", type: "admin" }));
     await createUser(db.db, app.deps.hasher, null, { username: "load-user", password: "load test password", rootRole: RootRole.Viewer });
-    const result = await runMixedLoad({ urls: [url], rate: RATE, durationMs: SECONDS * 1000, adminToken: token.secret, login: { username: "load-user", password: "load test password" } });
+    const result = await runMixedLoad({
+      urls: [url],
+      rate: RATE,
+      durationMs: SECONDS * 1000,
+      adminToken: token.secret,
+      login: { username: "load-user", password: "load test password" },
+    });
     const growth = heapGrowthMb(result.heapSamplesMb);
-    console.log(`load: ${result.requests} requests in ${SECONDS} s, ${result.errors} errors, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, heap after GC ${result.heapSamplesMb[0]} -> ${result.heapSamplesMb.at(-1)} MiB (growth after warm-up ${growth} MiB)`);
+    console.log(
+      `load: ${result.requests} requests in ${SECONDS} s, ${result.errors} errors, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, heap after GC ${result.heapSamplesMb[0]} -> ${result.heapSamplesMb.at(-1)} MiB (growth after warm-up ${growth} MiB)`,
+    );
     assert.equal(result.errorSamples, []);
     assert.is(result.errors, 0);
     assert.ok(result.requests >= RATE * SECONDS * 0.95, `the rate was kept (${result.requests} requests)`);
     assert.ok(growth < MAX_HEAP_GROWTH_MB, `heap grew ${growth} MiB after warm-up`);
-    const stored = await db.db.selectFrom("banners").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const stored = await db.db
+      .selectFrom("banners")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     assert.is(Number(stored.n), result.byKind["create banner"], "every banner create was stored");
   } finally {
     await app.close();

@@ -39,7 +39,12 @@ test("login: seenAt is the previous login (null the first time); the stored one 
   assert.ok(row.seen_at instanceof Date, "the first login stored seen_at");
   const second = await login(user.username, TEST_PASSWORD);
   assert.is(second.json.seenAt, (row.seen_at as Date).toISOString());
-  const session = await srv.db.db.selectFrom("sessions").selectAll().where("user_id", "=", user.id).orderBy("seq", "desc").executeTakeFirstOrThrow();
+  const session = await srv.db.db
+    .selectFrom("sessions")
+    .selectAll()
+    .where("user_id", "=", user.id)
+    .orderBy("seq", "desc")
+    .executeTakeFirstOrThrow();
   assert.ok(session.ip?.startsWith("10.1."), "the session row keeps the client address");
   assert.ok(session.expires_at.getTime() - session.created_at.getTime() > 47.9 * 3600_000);
 });
@@ -86,9 +91,15 @@ test("login: bad requests are 400/415 and leave no session", async () => {
     assert.is(res.json.name, "ValidationError");
     assert.ok(Array.isArray(res.json.details) && res.json.details.length > 0);
   }
-  const malformed = await srv.call("POST", "/auth/simple/login", { raw: '{"username": "admin",', headers: { "content-type": "application/json", ...from() } });
+  const malformed = await srv.call("POST", "/auth/simple/login", {
+    raw: '{"username": "admin",',
+    headers: { "content-type": "application/json", ...from() },
+  });
   assert.equal([malformed.status, malformed.json.name], [400, "ValidationError"]);
-  const form = await srv.call("POST", "/auth/simple/login", { raw: "username=admin&password=unleash4all", headers: { "content-type": "application/x-www-form-urlencoded", ...from() } });
+  const form = await srv.call("POST", "/auth/simple/login", {
+    raw: "username=admin&password=unleash4all",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...from() },
+  });
   assert.equal([form.status, form.json.name], [415, "ContentTypeerror"]);
   assert.is(await count("sessions"), before);
 });
@@ -131,11 +142,15 @@ test("rate limit per account and address: after 5 failures in a row, a doubling 
   assert.is((await login(user.username, TEST_PASSWORD)).status, 200, "the same account from another address");
 
   // Once the delay has passed the next attempt is heard; a sixth failure doubles the delay.
-  await sql`update login_streaks set last_failed_at = last_failed_at - interval '2 seconds' where ip = ${ip["x-forwarded-for"]}`.execute(srv.db.db);
+  await sql`update login_streaks set last_failed_at = last_failed_at - interval '2 seconds' where ip = ${ip["x-forwarded-for"]}`.execute(
+    srv.db.db,
+  );
   assert.is((await login(user.username, "wrong password", ip)).status, 401);
   const doubled = await login(user.username, TEST_PASSWORD, ip);
   assert.equal([doubled.status, doubled.headers["retry-after"]], [429, "2"]);
-  await sql`update login_streaks set last_failed_at = last_failed_at - interval '3 seconds' where ip = ${ip["x-forwarded-for"]}`.execute(srv.db.db);
+  await sql`update login_streaks set last_failed_at = last_failed_at - interval '3 seconds' where ip = ${ip["x-forwarded-for"]}`.execute(
+    srv.db.db,
+  );
   assert.is((await login(user.username, TEST_PASSWORD, ip)).status, 200);
 });
 
@@ -181,18 +196,29 @@ test("tampered, foreign, expired and revoked cookies are 401", async () => {
     const res = await srv.call("GET", "/api/admin/environments", { headers: { cookie } });
     assert.equal([res.status, res.json.name], [401, "AuthenticationRequired"], cookie);
   }
-  await srv.db.db.updateTable("sessions").set({ expires_at: new Date(Date.now() - 1000) }).where("user_id", "=", user.id).execute();
+  await srv.db.db
+    .updateTable("sessions")
+    .set({ expires_at: new Date(Date.now() - 1000) })
+    .where("user_id", "=", user.id)
+    .execute();
   assert.is((await srv.call("GET", "/api/admin/environments", { headers: user.headers })).status, 401, "expired");
 
   const idle = await userWithRole(srv, "viewer");
-  await srv.db.db.updateTable("sessions").set({ last_seen_at: new Date(Date.now() - 25 * 3600_000) }).where("user_id", "=", idle.id).execute();
+  await srv.db.db
+    .updateTable("sessions")
+    .set({ last_seen_at: new Date(Date.now() - 25 * 3600_000) })
+    .where("user_id", "=", idle.id)
+    .execute();
   assert.is((await srv.call("GET", "/api/admin/environments", { headers: idle.headers })).status, 401, "idle");
 });
 
 test("a password change and a user deletion end that user's sessions", async () => {
   const admin = await loginHeaders(srv, "admin", "unleash4all");
   const changed = await userWithRole(srv, "editor");
-  const res = await srv.call("POST", `/api/admin/user-admin/${changed.id}/change-password`, { body: { password: "a brand new password" }, headers: admin });
+  const res = await srv.call("POST", `/api/admin/user-admin/${changed.id}/change-password`, {
+    body: { password: "a brand new password" },
+    headers: admin,
+  });
   assert.is(res.status, 200);
   assert.is((await srv.call("GET", "/api/admin/environments", { headers: changed.headers })).status, 401);
   assert.is((await login(changed.username, "a brand new password")).status, 200);
@@ -200,7 +226,11 @@ test("a password change and a user deletion end that user's sessions", async () 
   const deleted = await userWithRole(srv, "editor");
   assert.is((await srv.call("DELETE", `/api/admin/user-admin/${deleted.id}`, { headers: admin })).status, 200);
   assert.is((await srv.call("GET", "/api/admin/environments", { headers: deleted.headers })).status, 401);
-  const events = await srv.db.db.selectFrom("events").select("type").where("type", "in", ["user-password-changed", "user-deleted"]).execute();
+  const events = await srv.db.db
+    .selectFrom("events")
+    .select("type")
+    .where("type", "in", ["user-password-changed", "user-deleted"])
+    .execute();
   assert.equal(events.map((e) => e.type).sort(), ["user-deleted", "user-password-changed"]);
 });
 
@@ -217,7 +247,12 @@ test("SECURE_COOKIES adds Secure to the cookie", async () => {
 
 test("a successful login is recorded as an event", async () => {
   const user = await userWithRole(srv, "viewer");
-  const events = await srv.db.db.selectFrom("events").selectAll().where("type", "=", "user-logged-in").where("created_by_user_id", "=", user.id).execute();
+  const events = await srv.db.db
+    .selectFrom("events")
+    .selectAll()
+    .where("type", "=", "user-logged-in")
+    .where("created_by_user_id", "=", user.id)
+    .execute();
   assert.is(events.length, 1);
 });
 

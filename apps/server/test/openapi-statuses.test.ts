@@ -55,12 +55,24 @@ test("every status the server answers to a failing request is documented for tha
     if (op.secured && !sdk) await probe(op, "client token", missing, { headers: client, ...(op.hasBody ? { body: {} } : {}) }, 403);
     if (op.hasBody) {
       await probe(op, "text body", missing, { headers: { ...admin, "content-type": "text/plain" }, raw: "hello" }, 415);
-      await probe(op, "too large", missing, { headers: { ...admin, "content-type": "application/json" }, raw: `"${"x".repeat(2048)}"` }, 413);
+      await probe(
+        op,
+        "too large",
+        missing,
+        { headers: { ...admin, "content-type": "application/json" }, raw: `"${"x".repeat(2048)}"` },
+        413,
+      );
       await probe(op, "malformed JSON", missing, { headers: { ...admin, "content-type": "application/json" }, raw: "{" }, 400);
       await probe(op, "empty object", missing, { headers: caller, body: {} });
     }
     if (op.path.includes("{")) {
-      await probe(op, "bad encoding", fill(op.path, () => "%E0%A4%A"), { headers: admin, ...(op.hasBody ? { body: {} } : {}) }, 400);
+      await probe(
+        op,
+        "bad encoding",
+        fill(op.path, () => "%E0%A4%A"),
+        { headers: admin, ...(op.hasBody ? { body: {} } : {}) },
+        400,
+      );
       if (!op.hasBody) await probe(op, "missing resource", missing, { headers: caller }, 404);
     } else if (!op.hasBody) {
       await probe(op, "admin", op.path, { headers: caller });

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { adminToken, clientToken, userWithRole } from "./support/principals.ts";
-import { type Reply, startTestServer, UUID_V4 } from "./support/test-server.ts";
+import { startTestServer } from "./support/test-server.ts";
 import { assertError } from "./support/assert-error.ts";
 
 const srv = await startTestServer();
@@ -37,7 +37,10 @@ test("GET /api/admin/projects lists them for any authenticated caller", async ()
     const res = await srv.call("GET", "/api/admin/projects", { headers });
     assert.is(res.status, 200);
     assert.is(res.json.version, 1);
-    assert.equal(res.json.projects.map((p: { id: string }) => p.id), ["bare", "default", "web"]);
+    assert.equal(
+      res.json.projects.map((p: { id: string }) => p.id),
+      ["bare", "default", "web"],
+    );
   }
   assertError(await srv.call("GET", "/api/admin/projects", { headers: client }), 403, "NoAccessError");
   assertError(await srv.call("GET", "/api/admin/projects"), 401, "AuthenticationRequired");
@@ -66,7 +69,10 @@ test("bad project bodies are 400 naming the field; nothing changes", async () =>
   for (const [body, field] of bodies) {
     const res = await srv.call("POST", "/api/admin/projects", { body, headers: admin });
     assertError(res, 400, "ValidationError");
-    assert.ok(res.json.details.some((d: { path: string }) => d.path === field), `${JSON.stringify(body)}: ${JSON.stringify(res.json.details)}`);
+    assert.ok(
+      res.json.details.some((d: { path: string }) => d.path === field),
+      `${JSON.stringify(body)}: ${JSON.stringify(res.json.details)}`,
+    );
   }
   assert.equal(await stored(), before);
 });
@@ -93,7 +99,10 @@ test("POST /api/admin/projects/{id}/environments enables an environment once, wi
 
 test("enabling: unknown project or environment is 404 saying which; a bad body 400; an editor 403", async () => {
   const before = await stored();
-  const noProject = await srv.call("POST", "/api/admin/projects/ghost/environments", { body: { environment: "production" }, headers: admin });
+  const noProject = await srv.call("POST", "/api/admin/projects/ghost/environments", {
+    body: { environment: "production" },
+    headers: admin,
+  });
   assertError(noProject, 404, "NotFoundError");
   assert.is(noProject.json.message, 'The project "ghost" does not exist.');
   const noEnv = await srv.call("POST", "/api/admin/projects/web/environments", { body: { environment: "moon" }, headers: admin });

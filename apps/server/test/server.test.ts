@@ -59,7 +59,15 @@ test("a /trpc batch may carry 50 calls; 51 is a 400 that runs none of them", asy
   const admin = await adminToken(srv);
   const batch = (n: number) => `/trpc/${Array(n).fill("banners.create").join(",")}?batch=1`;
   const body = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [i, { message: `batched ${i}` }]));
-  const count = async () => Number((await srv.db.db.selectFrom("banners").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  const count = async () =>
+    Number(
+      (
+        await srv.db.db
+          .selectFrom("banners")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const before = await count();
   const tooMany = await srv.call("POST", batch(51), { body: body(51), headers: admin });
   assert.is(tooMany.status, 400);
@@ -76,13 +84,22 @@ test("configuration: defaults, and a bad value fails with a message naming it", 
   assert.is(config.PORT, 4242);
   assert.is(config.DATA_DIR, ".vexil/data");
   assert.is(config.BODY_LIMIT_BYTES, 262_144);
-  assert.throws(() => loadConfig({ PORT: "http" }), (e: Error) => e instanceof ConfigError && /PORT/.test(e.message));
+  assert.throws(
+    () => loadConfig({ PORT: "http" }),
+    (e: Error) => e instanceof ConfigError && /PORT/.test(e.message),
+  );
   assert.throws(
     () => loadConfig({ SESSION_SECRET: "short" }),
     (e: Error) => e instanceof ConfigError && /SESSION_SECRET: must be at least 32 characters/.test(e.message),
   );
-  assert.throws(() => loadConfig({ DATABASE_URL: "mysql://x" }), (e: Error) => /DATABASE_URL/.test(e.message));
-  assert.throws(() => loadConfig({ LOG_LEVEL: "loud" }), (e: Error) => /LOG_LEVEL/.test(e.message));
+  assert.throws(
+    () => loadConfig({ DATABASE_URL: "mysql://x" }),
+    (e: Error) => /DATABASE_URL/.test(e.message),
+  );
+  assert.throws(
+    () => loadConfig({ LOG_LEVEL: "loud" }),
+    (e: Error) => /LOG_LEVEL/.test(e.message),
+  );
 });
 
 test("close() stops accepting connections and closes the database", async () => {

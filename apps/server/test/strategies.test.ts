@@ -18,7 +18,8 @@ async function freshFeature(project = "default"): Promise<string> {
   assert.is(res.status, 201, JSON.stringify(res.json));
   return name;
 }
-const envPath = (feature: string, env = "development", project = "default") => `/api/admin/projects/${project}/features/${feature}/environments/${env}`;
+const envPath = (feature: string, env = "development", project = "default") =>
+  `/api/admin/projects/${project}/features/${feature}/environments/${env}`;
 const post = (path: string, body: unknown, headers = admin) => srv.call("POST", path, { body, headers });
 
 /** A request that must be refused with `status`/`name` and leave every table and the event log as they were. */
@@ -34,12 +35,21 @@ test("on and off switch one environment, append their events, and show in the fe
   const f = await freshFeature();
   assert.equal((await post(`${envPath(f)}/on`, undefined)).json, { enabled: true });
   let got = (await srv.call("GET", `/api/admin/projects/default/features/${f}`, { headers: admin })).json;
-  assert.equal(got.environments.map((e: { name: string; enabled: boolean }) => [e.name, e.enabled]), [["development", true], ["production", false]]);
+  assert.equal(
+    got.environments.map((e: { name: string; enabled: boolean }) => [e.name, e.enabled]),
+    [
+      ["development", true],
+      ["production", false],
+    ],
+  );
   await post(`${envPath(f)}/off`, undefined);
   got = (await srv.call("GET", `/api/admin/projects/default/features/${f}`, { headers: admin })).json;
   assert.is(got.environments[0].enabled, false);
   const events = await db.selectFrom("events").select("type").where("feature_name", "=", f).orderBy("id").execute();
-  assert.equal(events.map((e) => e.type), ["feature-created", "feature-environment-enabled", "feature-environment-disabled"]);
+  assert.equal(
+    events.map((e) => e.type),
+    ["feature-created", "feature-environment-enabled", "feature-environment-disabled"],
+  );
   assertError(await post(`${envPath(f)}/on`, undefined, viewer.headers), 403, "NoAccessError");
   assertError(await post(`${envPath("ghost")}/on`, undefined), 404, "NotFoundError");
 });
@@ -53,39 +63,56 @@ test("strategies: add answers it with a UUID and defaults, list/get read it, the
   });
   assert.is(res.status, 200, JSON.stringify(res.json));
   assert.match(res.json.id, UUID_V4);
-  assert.equal({ ...res.json, id: "x" }, {
-    id: "x",
-    name: "flexibleRollout",
-    title: null,
-    disabled: false,
-    sortOrder: 0,
-    constraints: [{ contextName: "appName", operator: "IN", values: ["web"], inverted: false, caseInsensitive: false }],
-    parameters: { rollout: "50", stickiness: "default", groupId: f },
-    variants: [],
-    segments: [],
-  });
+  assert.equal(
+    { ...res.json, id: "x" },
+    {
+      id: "x",
+      name: "flexibleRollout",
+      title: null,
+      disabled: false,
+      sortOrder: 0,
+      constraints: [{ contextName: "appName", operator: "IN", values: ["web"], inverted: false, caseInsensitive: false }],
+      parameters: { rollout: "50", stickiness: "default", groupId: f },
+      variants: [],
+      segments: [],
+    },
+  );
   const second = (await post(`${envPath(f)}/strategies`, { name: "default" })).json;
   assert.is(second.sortOrder, 1);
   const list = (await srv.call("GET", `${envPath(f)}/strategies`, { headers: admin })).json;
-  assert.equal(list.map((s: { id: string }) => s.id), [res.json.id, second.id]);
+  assert.equal(
+    list.map((s: { id: string }) => s.id),
+    [res.json.id, second.id],
+  );
   assert.equal((await srv.call("GET", `${envPath(f)}/strategies/${second.id}`, { headers: admin })).json, second);
   const feature = (await srv.call("GET", `/api/admin/projects/default/features/${f}`, { headers: admin })).json;
   assert.equal(feature.environments[0].strategies, list);
   assert.equal(feature.environments[1].strategies, []);
-  const event = await db.selectFrom("events").select(["type", "data"]).where("feature_name", "=", f).orderBy("id", "desc").executeTakeFirstOrThrow();
+  const event = await db
+    .selectFrom("events")
+    .select(["type", "data"])
+    .where("feature_name", "=", f)
+    .orderBy("id", "desc")
+    .executeTakeFirstOrThrow();
   assert.equal(event, { type: "feature-strategy-add", data: second });
 });
 
 test("strategies: PUT replaces and keeps the place, DELETE removes, both record events", async () => {
   const f = await freshFeature();
   const s = (await post(`${envPath(f)}/strategies`, { name: "userWithId", parameters: { userIds: "1,2" } })).json;
-  const put = await srv.call("PUT", `${envPath(f)}/strategies/${s.id}`, { body: { name: "userWithId", title: "Beta", parameters: { userIds: "3" } }, headers: admin });
+  const put = await srv.call("PUT", `${envPath(f)}/strategies/${s.id}`, {
+    body: { name: "userWithId", title: "Beta", parameters: { userIds: "3" } },
+    headers: admin,
+  });
   assert.is(put.status, 200, JSON.stringify(put.json));
   assert.equal([put.json.title, put.json.parameters, put.json.sortOrder], ["Beta", { userIds: "3" }, 0]);
   assert.equal((await srv.call("DELETE", `${envPath(f)}/strategies/${s.id}`, { headers: admin })).status, 200);
   assertError(await srv.call("GET", `${envPath(f)}/strategies/${s.id}`, { headers: admin }), 404, "NotFoundError");
   const types = await db.selectFrom("events").select("type").where("feature_name", "=", f).orderBy("id").execute();
-  assert.equal(types.map((e) => e.type), ["feature-created", "feature-strategy-add", "feature-strategy-update", "feature-strategy-remove"]);
+  assert.equal(
+    types.map((e) => e.type),
+    ["feature-created", "feature-strategy-add", "feature-strategy-update", "feature-strategy-remove"],
+  );
 });
 
 test("strategy variants are normalised as feature variants are", async () => {
@@ -113,7 +140,11 @@ test("every operator is accepted with a value that fits it", async () => {
     ...["NUM_EQ", "NUM_GT", "NUM_GTE", "NUM_LT", "NUM_LTE"].map((operator) => ({ contextName: "n", operator, value: "12.5" })),
     { contextName: "currentTime", operator: "DATE_AFTER", value: "2022-01-22T13:00:00.000+02:00" },
     { contextName: "currentTime", operator: "DATE_BEFORE", value: "2022-01-29T13:00:00.000Z" },
-    ...["SEMVER_EQ", "SEMVER_GT", "SEMVER_LT", "SEMVER_GTE", "SEMVER_LTE"].map((operator) => ({ contextName: "v", operator, value: "2.0.0-alpha.1" })),
+    ...["SEMVER_EQ", "SEMVER_GT", "SEMVER_LT", "SEMVER_GTE", "SEMVER_LTE"].map((operator) => ({
+      contextName: "v",
+      operator,
+      value: "2.0.0-alpha.1",
+    })),
     { contextName: "userId", operator: "REGEX", value: "^(?i)[[:alpha:]]+$" },
     { contextName: "remoteAddress", operator: "IN_CIDR", values: ["127.0.0.1", "10.0.0.0/8", "2001:db8::/32"] },
   ];
@@ -155,14 +186,28 @@ test("bad input is a 400 naming the field, and changes nothing", async () => {
 test("custom strategy types: defined once, listed with the built-in ones, then usable", async () => {
   const f = await freshFeature();
   await refusedAndUnchanged(() => post(`${envPath(f)}/strategies`, { name: "byTenant" }), 400, "ValidationError");
-  const created = await post("/api/admin/strategies", { name: "byTenant", description: "Tenants", parameters: [{ name: "tenants", type: "list" }] });
+  const created = await post("/api/admin/strategies", {
+    name: "byTenant",
+    description: "Tenants",
+    parameters: [{ name: "tenants", type: "list" }],
+  });
   assert.is(created.status, 201, JSON.stringify(created.json));
   assertError(await post("/api/admin/strategies", { name: "byTenant" }), 409, "NameExistsError");
   assertError(await post("/api/admin/strategies", { name: "default" }), 409, "NameExistsError");
   const list = (await srv.call("GET", "/api/admin/strategies", { headers: admin })).json;
   assert.is(list.version, 1);
   const names = list.strategies.map((s: { name: string }) => s.name);
-  for (const name of ["default", "flexibleRollout", "userWithId", "remoteAddress", "applicationHostname", "gradualRolloutUserId", "gradualRolloutSessionId", "gradualRolloutRandom", "byTenant"]) {
+  for (const name of [
+    "default",
+    "flexibleRollout",
+    "userWithId",
+    "remoteAddress",
+    "applicationHostname",
+    "gradualRolloutUserId",
+    "gradualRolloutSessionId",
+    "gradualRolloutRandom",
+    "byTenant",
+  ]) {
     assert.ok(names.includes(name), name);
   }
   assert.is((await post(`${envPath(f)}/strategies`, { name: "byTenant", parameters: { tenants: "a,b" } })).status, 200);
@@ -170,11 +215,18 @@ test("custom strategy types: defined once, listed with the built-in ones, then u
 
 test("segments: CRUD, used by strategies, a segment in use is a 409 that changes nothing", async () => {
   const f = await freshFeature();
-  const created = await post("/api/admin/segments", { name: "beta-users", constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }] });
+  const created = await post("/api/admin/segments", {
+    name: "beta-users",
+    constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }],
+  });
   assert.is(created.status, 201, JSON.stringify(created.json));
   const id = created.json.id;
   assertError(await post("/api/admin/segments", { name: "beta-users" }), 409, "NameExistsError");
-  assertError(await post("/api/admin/segments", { name: "bad", constraints: [{ contextName: "n", operator: "NUM_GT", value: "x" }] }), 400, "ValidationError");
+  assertError(
+    await post("/api/admin/segments", { name: "bad", constraints: [{ contextName: "n", operator: "NUM_GT", value: "x" }] }),
+    400,
+    "ValidationError",
+  );
   const put = await srv.call("PUT", `/api/admin/segments/${id}`, { body: { name: "beta-users", description: "Beta" }, headers: admin });
   assert.equal([put.status, put.json.description, put.json.constraints], [200, "Beta", []]);
   const s = (await post(`${envPath(f)}/strategies`, { name: "default", segments: [id] })).json;
@@ -216,7 +268,11 @@ test("impressionData: false by default, set on create and by PUT", async () => {
   const f = await freshFeature();
   const put = await srv.call("PUT", `/api/admin/projects/default/features/${f}`, { body: { impressionData: true }, headers: admin });
   assert.equal([put.status, put.json.impressionData, put.json.type], [200, true, "release"]);
-  assertError(await srv.call("PUT", `/api/admin/projects/default/features/${f}`, { body: { impressionData: "yes" }, headers: admin }), 400, "ValidationError");
+  assertError(
+    await srv.call("PUT", `/api/admin/projects/default/features/${f}`, { body: { impressionData: "yes" }, headers: admin }),
+    400,
+    "ValidationError",
+  );
 });
 
 test("where change requests are on, direct strategy and on/off writes are refused as variants are", async () => {
@@ -226,7 +282,11 @@ test("where change requests are on, direct strategy and on/off writes are refuse
     body: { changeRequestsEnabled: true, requiredApprovals: 1 },
     headers: admin,
   });
-  await refusedAndUnchanged(() => post(`${envPath(f, "production")}/strategies`, { name: "default" }, editor.headers), 403, "NoAccessError");
+  await refusedAndUnchanged(
+    () => post(`${envPath(f, "production")}/strategies`, { name: "default" }, editor.headers),
+    403,
+    "NoAccessError",
+  );
   await refusedAndUnchanged(() => post(`${envPath(f, "production")}/on`, undefined, editor.headers), 403, "NoAccessError");
   assert.is((await post(`${envPath(f, "development")}/on`, undefined, editor.headers)).status, 200);
 });

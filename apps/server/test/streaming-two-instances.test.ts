@@ -26,7 +26,11 @@ async function startInstance(databaseUrl: string): Promise<Instance> {
   const db = createDb({ databaseUrl, poolSize: 4 });
   const config = loadConfig({ SESSION_SECRET: "one secret shared by both instances!!", PASSWORD_WORKERS: "1", SCHEDULER_INTERVAL_MS: "0" });
   const logs: Record<string, unknown>[] = [];
-  const app = createApp({ config, db, log: pino({ level: "warn", base: undefined }, { write: (line: string) => logs.push(JSON.parse(line)) }) });
+  const app = createApp({
+    config,
+    db,
+    log: pino({ level: "warn", base: undefined }, { write: (line: string) => logs.push(JSON.parse(line)) }),
+  });
   await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, logs };
 }
@@ -38,15 +42,30 @@ if (serverUrl) {
   const bUrl = new URL(testDb.databaseUrl as string);
   bUrl.searchParams.set("application_name", "vexil-instance-b");
   const b = await startInstance(bUrl.toString());
-  const admin = { authorization: (await testDb.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "two-admin", type: "admin" }))).secret };
-  const sdkToken = (await testDb.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "two-sdk", type: "client", environment: "development" }))).secret;
-  const onA = (method: string, path: string, body?: unknown) => callUrl(a.url, method, path, { headers: admin, ...(body !== undefined ? { body } : {}) });
+  const admin = {
+    authorization: (await testDb.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "two-admin", type: "admin" })))
+      .secret,
+  };
+  const sdkToken = (
+    await testDb.db
+      .transaction()
+      .execute((trx) => createApiToken(trx, null, { tokenName: "two-sdk", type: "client", environment: "development" }))
+  ).secret;
+  const onA = (method: string, path: string, body?: unknown) =>
+    callUrl(a.url, method, path, { headers: admin, ...(body !== undefined ? { body } : {}) });
   const env = (feature: string) => `/api/admin/projects/default/features/${feature}/environments/development`;
 
   test("an SDK streaming from B sees a change written through A; with B's notification connection killed, it still converges", async () => {
     assert.is((await onA("POST", "/api/admin/projects/default/features", { name: "two.stream" })).status, 201);
     assert.is((await onA("POST", "/api/admin/projects/default/features", { name: "two.missed" })).status, 201);
-    const unleash = new Unleash({ url: `${b.url}/api/`, appName: "two-instances", customHeaders: { Authorization: sdkToken }, disableMetrics: true, refreshInterval: 60_000, experimentalMode: { type: "streaming" } });
+    const unleash = new Unleash({
+      url: `${b.url}/api/`,
+      appName: "two-instances",
+      customHeaders: { Authorization: sdkToken },
+      disableMetrics: true,
+      refreshInterval: 60_000,
+      experimentalMode: { type: "streaming" },
+    });
     unleash.on("error", (error) => assert.unreachable(String(error)));
     try {
       await once(unleash, "synchronized");
@@ -58,9 +77,12 @@ if (serverUrl) {
 
       // B's LISTEN connection goes away; the change below is notified while nobody on B hears it.
       const found = await sql<{ pid: number }>`
-        select pid from pg_stat_activity where application_name = 'vexil-instance-b' and query = 'listen "vexil_flag_changes"'`.execute(testDb.db);
+        select pid from pg_stat_activity where application_name = 'vexil-instance-b' and query = 'listen "vexil_flag_changes"'`.execute(
+        testDb.db,
+      );
       assert.ok(found.rows.length >= 1, "B's notification connection was found");
-      for (const { pid } of found.rows) assert.ok((await sql<{ done: boolean }>`select pg_terminate_backend(${pid}) as done`.execute(testDb.db)).rows[0]?.done);
+      for (const { pid } of found.rows)
+        assert.ok((await sql<{ done: boolean }>`select pg_terminate_backend(${pid}) as done`.execute(testDb.db)).rows[0]?.done);
       assert.is((await onA("POST", `${env("two.missed")}/on`)).status, 200);
       await sdkChangedUntil(unleash, () => unleash.isEnabled("two.missed"), "the change made while B was not listening");
       assert.ok(

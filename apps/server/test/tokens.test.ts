@@ -3,7 +3,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
-import { adminToken, clientToken, loginHeaders, TEST_PASSWORD, userWithRole } from "./support/principals.ts";
+import { adminToken, clientToken, TEST_PASSWORD, userWithRole } from "./support/principals.ts";
 import { eventuallyStatus } from "./support/eventually.ts";
 import { startTestServer } from "./support/test-server.ts";
 import pino from "pino";
@@ -37,13 +37,21 @@ test("API tokens: created with the Unleash format, shown once, stored hashed", a
   const stored = await srv.db.db.selectFrom("api_tokens").selectAll().where("id", "=", created.json.id).executeTakeFirstOrThrow();
   assert.not.ok(JSON.stringify(stored).includes(created.json.secret.split(".")[1]), "only a hash is stored");
   assert.match(stored.secret_hash, /^[0-9a-f]{64}$/);
-  const event = await srv.db.db.selectFrom("events").selectAll().where("type", "=", "api-token-created").orderBy("id", "desc").executeTakeFirstOrThrow();
+  const event = await srv.db.db
+    .selectFrom("events")
+    .selectAll()
+    .where("type", "=", "api-token-created")
+    .orderBy("id", "desc")
+    .executeTakeFirstOrThrow();
   assert.not.ok(JSON.stringify(event.data).includes(created.json.secret.split(".")[1]), "nor in the event");
 });
 
 test("each kind of token on an admin route: 200, 403 or 401", async () => {
   const client = await clientToken(srv);
-  const frontend = await srv.call("POST", "/api/admin/api-tokens", { body: { tokenName: "web", type: "frontend", environment: "development" }, headers: admin });
+  const frontend = await srv.call("POST", "/api/admin/api-tokens", {
+    body: { tokenName: "web", type: "frontend", environment: "development" },
+    headers: admin,
+  });
   const cases: [string, Record<string, string>, number][] = [
     ["admin token", admin, 200],
     ["client token", client, 403],
@@ -70,7 +78,10 @@ test("a revoked token is 401 at once", async () => {
 
 test("personal access tokens act as their user, with that user's permissions", async () => {
   const viewer = await userWithRole(srv, "viewer");
-  const pat = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "laptop", expiresAt: null }, headers: viewer.headers });
+  const pat = await srv.call("POST", "/api/admin/user/tokens", {
+    body: { description: "laptop", expiresAt: null },
+    headers: viewer.headers,
+  });
   assert.is(pat.status, 201);
   assert.match(pat.json.secret, /^user:[0-9a-f]{64}$/);
   const headers = { authorization: pat.json.secret };
@@ -79,9 +90,16 @@ test("personal access tokens act as their user, with that user's permissions", a
   assert.equal([forbidden.status, forbidden.json.name], [403, "NoAccessError"]);
   assert.is(forbidden.json.message, 'You need the "ADMIN" permission to perform this action.');
   const mine = await srv.call("GET", "/api/admin/user/tokens", { headers: viewer.headers });
-  assert.equal(mine.json.pats.map((t: { tokenName: string }) => t.tokenName), ["laptop"]);
+  assert.equal(
+    mine.json.pats.map((t: { tokenName: string }) => t.tokenName),
+    ["laptop"],
+  );
 
-  await srv.db.db.updateTable("api_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", pat.json.id).execute();
+  await srv.db.db
+    .updateTable("api_tokens")
+    .set({ expires_at: new Date(Date.now() - 1000) })
+    .where("id", "=", pat.json.id)
+    .execute();
   // A change by hand in SQL reaches the credential cache through the database, just after commit.
   await eventuallyStatus(srv, "/api/admin/environments", headers, 401);
   const adminPat = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "x", expiresAt: null }, headers: admin });
@@ -94,12 +112,20 @@ test("users: create (201, no hash), list, duplicates 409, validation 400, Viewer
     headers: admin,
   });
   assert.is(created.status, 201);
-  assert.equal([created.json.username, created.json.email, created.json.rootRole, created.json.loginAttempts, created.json.seenAt], ["dana", "Dana@Example.com", 2, 0, null]);
+  assert.equal(
+    [created.json.username, created.json.email, created.json.rootRole, created.json.loginAttempts, created.json.seenAt],
+    ["dana", "Dana@Example.com", 2, 0, null],
+  );
   const dupName = await srv.call("POST", ADMIN_ROUTE, { body: { username: "dana", rootRole: 3 }, headers: admin });
   assert.equal([dupName.status, dupName.json.name], [409, "NameExistsError"]);
   const dupEmail = await srv.call("POST", ADMIN_ROUTE, { body: { email: "dana@example.COM", rootRole: 3 }, headers: admin });
   assert.equal([dupEmail.status, dupEmail.json.name], [409, "NameExistsError"]);
-  for (const body of [{ username: "x", rootRole: 4 }, { rootRole: 3 }, { username: "y", rootRole: 3, password: "short" }, { username: "z", rootRole: 3, extra: 1 }]) {
+  for (const body of [
+    { username: "x", rootRole: 4 },
+    { rootRole: 3 },
+    { username: "y", rootRole: 3, password: "short" },
+    { username: "z", rootRole: 3, extra: 1 },
+  ]) {
     const res = await srv.call("POST", ADMIN_ROUTE, { body, headers: admin });
     assert.equal([res.status, res.json.name], [400, "ValidationError"], JSON.stringify(body));
   }
@@ -109,44 +135,54 @@ test("users: create (201, no hash), list, duplicates 409, validation 400, Viewer
 
   const viewer = await userWithRole(srv, "viewer");
   const res = await srv.call("POST", ADMIN_ROUTE, { body: { username: "w", rootRole: 3 }, headers: viewer.headers });
-  assert.equal([res.status, res.json.name, res.json.message], [403, "NoAccessError", 'You need the "ADMIN" permission to perform this action.']);
+  assert.equal(
+    [res.status, res.json.name, res.json.message],
+    [403, "NoAccessError", 'You need the "ADMIN" permission to perform this action.'],
+  );
   const users = await srv.db.db.selectFrom("users").select("username").where("username", "in", ["x", "y", "z", "w"]).execute();
   assert.equal(users, [], "no refused request created a user");
 });
 
 // Needs a real Postgres: PGlite serves one process.
-if (srv.db.databaseUrl) test("two instances on one database share sessions and login limits", async () => {
-  const db = createDb({ databaseUrl: srv.db.databaseUrl, poolSize: 2 });
-  const config = loadConfig({ SESSION_SECRET: srv.config.SESSION_SECRET as string, TRUST_PROXY: "127.0.0.1" });
-  const other = createApp({ config, db, log: pino({ level: "silent" }) });
-  await new Promise<void>((resolve) => other.server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
-  try {
-    const user = await userWithRole(srv, "viewer");
-    const onOther = await request(`${base}/api/admin/environments`, { headers: user.headers });
-    await onOther.body.dump();
-    assert.is(onOther.statusCode, 200, "a session from one instance works on the other");
+if (srv.db.databaseUrl)
+  test("two instances on one database share sessions and login limits", async () => {
+    const db = createDb({ databaseUrl: srv.db.databaseUrl, poolSize: 2 });
+    const config = loadConfig({ SESSION_SECRET: srv.config.SESSION_SECRET as string, TRUST_PROXY: "127.0.0.1" });
+    const other = createApp({ config, db, log: pino({ level: "silent" }) });
+    await new Promise<void>((resolve) => other.server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
+    try {
+      const user = await userWithRole(srv, "viewer");
+      const onOther = await request(`${base}/api/admin/environments`, { headers: user.headers });
+      await onOther.body.dump();
+      assert.is(onOther.statusCode, 200, "a session from one instance works on the other");
 
-    // Five failures on this instance, then the other refuses the same account and address.
-    const ip = "10.9.9.9";
-    const trusted = await startTestServer({ TRUST_PROXY: "127.0.0.1", SESSION_SECRET: srv.config.SESSION_SECRET as string }, { db: srv.db });
-    for (let i = 0; i < 5; i++) {
-      const res = await trusted.call("POST", "/auth/simple/login", { body: { username: user.username, password: "wrong password" }, headers: { "x-forwarded-for": ip } });
-      assert.is(res.status, 401);
+      // Five failures on this instance, then the other refuses the same account and address.
+      const ip = "10.9.9.9";
+      const trusted = await startTestServer(
+        { TRUST_PROXY: "127.0.0.1", SESSION_SECRET: srv.config.SESSION_SECRET as string },
+        { db: srv.db },
+      );
+      for (let i = 0; i < 5; i++) {
+        const res = await trusted.call("POST", "/auth/simple/login", {
+          body: { username: user.username, password: "wrong password" },
+          headers: { "x-forwarded-for": ip },
+        });
+        assert.is(res.status, 401);
+      }
+      const limited = await request(`${base}/auth/simple/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": ip },
+        body: JSON.stringify({ username: user.username, password: TEST_PASSWORD }),
+      });
+      await limited.body.dump();
+      assert.is(limited.statusCode, 429);
+      await trusted.app.server.close();
+      await trusted.app.deps.hasher.close();
+    } finally {
+      await other.close();
     }
-    const limited = await request(`${base}/auth/simple/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-forwarded-for": ip },
-      body: JSON.stringify({ username: user.username, password: TEST_PASSWORD }),
-    });
-    await limited.body.dump();
-    assert.is(limited.statusCode, 429);
-    await trusted.app.server.close();
-    await trusted.app.deps.hasher.close();
-  } finally {
-    await other.close();
-  }
-});
+  });
 
 test.after(async () => {
   await srv.close();

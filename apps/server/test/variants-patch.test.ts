@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { adminToken, userWithRole } from "./support/principals.ts";
-import { type Reply, startTestServer, UUID_V4 } from "./support/test-server.ts";
+import { type Reply, startTestServer } from "./support/test-server.ts";
 import { assertError } from "./support/assert-error.ts";
 
 const srv = await startTestServer();
@@ -32,7 +32,11 @@ test("add appends a variant; weights are normalised again and the list sorted", 
   const path = await featureWith([{ name: "b" }, { name: "c" }]);
   const res = await patch(path, [{ op: "add", path: "/-", value: { name: "a" } }]);
   assert.is(res.status, 200, JSON.stringify(res.json));
-  assert.equal(summary(res), [["a", 333], ["b", 334], ["c", 333]]);
+  assert.equal(summary(res), [
+    ["a", 333],
+    ["b", 334],
+    ["c", 333],
+  ]);
   assert.equal((await srv.call("GET", path, { headers: admin })).json, res.json);
 });
 
@@ -46,14 +50,26 @@ test("replace changes a field of the variant at an index of the sorted list", as
   assert.is(res.status, 200, JSON.stringify(res.json));
   assert.equal(
     res.json.variants.map((v: any) => [v.name, v.weightType, v.weight, v.stickiness]),
-    [["a", "fix", 250, "default"], ["b", "variable", 750, "userId"]],
+    [
+      ["a", "fix", 250, "default"],
+      ["b", "variable", 750, "userId"],
+    ],
   );
 });
 
 test("remove takes a variant out", async () => {
   const path = await featureWith([{ name: "a" }, { name: "b" }, { name: "c" }]);
   const res = await patch(path, [{ op: "remove", path: "/1" }]);
-  assert.equal([res.status, summary(res)], [200, [["a", 500], ["c", 500]]]);
+  assert.equal(
+    [res.status, summary(res)],
+    [
+      200,
+      [
+        ["a", 500],
+        ["c", 500],
+      ],
+    ],
+  );
 });
 
 test("test: a passing test lets the patch through, a failing one is 400 and nothing changes", async () => {
@@ -72,7 +88,9 @@ test("test: a passing test lets the patch through, a failing one is 400 and noth
   ]);
   assertError(failed, 400, "ValidationError");
   assert.match(failed.json.message, /operation 0 \(test "\/0\/payload\/value"\): the test failed/);
-  assert.equal(failed.json.details, [{ path: "patch.0", message: 'the test failed: the value at "/0/payload/value" is not the one given' }]);
+  assert.equal(failed.json.details, [
+    { path: "patch.0", message: 'the test failed: the value at "/0/payload/value" is not the one given' },
+  ]);
   assert.equal(await stored(), before);
 });
 
@@ -84,7 +102,13 @@ test("move and copy", async () => {
     { op: "move", from: "/0/stickiness", path: "/1/stickiness" },
   ]);
   assert.is(res.status, 200, JSON.stringify(res.json));
-  assert.equal(res.json.variants.map((v: any) => [v.name, v.stickiness]), [["a", "default"], ["b", "sessionId"]]);
+  assert.equal(
+    res.json.variants.map((v: any) => [v.name, v.stickiness]),
+    [
+      ["a", "default"],
+      ["b", "sessionId"],
+    ],
+  );
 });
 
 test("a patch that cannot apply is 400 saying why; nothing changes", async () => {
@@ -111,12 +135,21 @@ test("a patch whose result breaks a variant rule is 400 naming the field; nothin
     [[{ op: "replace", path: "/0/name", value: "b" }], "variants.1.name"],
     [[{ op: "replace", path: "/1/weight", value: -1 }], "variants.1.weight"],
     [[{ op: "add", path: "/0/extra", value: true }], "variants.0"],
-    [[{ op: "replace", path: "/0/weightType", value: "fix" }, { op: "replace", path: "/1/weightType", value: "fix" }], "variants"],
+    [
+      [
+        { op: "replace", path: "/0/weightType", value: "fix" },
+        { op: "replace", path: "/1/weightType", value: "fix" },
+      ],
+      "variants",
+    ],
   ];
   for (const [ops, field] of cases) {
     const res = await patch(path, ops);
     assertError(res, 400, "ValidationError");
-    assert.ok(res.json.details.some((d: { path: string }) => d.path === field), JSON.stringify(res.json.details));
+    assert.ok(
+      res.json.details.some((d: { path: string }) => d.path === field),
+      JSON.stringify(res.json.details),
+    );
   }
   assert.equal(await stored(), before);
 });
@@ -125,7 +158,12 @@ test("a body that is not a list of patch operations is 400 before anything is re
   const before = await stored();
   const path = await featureWith([]);
   const afterSetup = await stored();
-  for (const body of [{ op: "add", path: "/-", value: {} }, [{ op: "increment", path: "/0" }], [{ op: "remove" }], [{ op: "remove", path: "/0", extra: 1 }]]) {
+  for (const body of [
+    { op: "add", path: "/-", value: {} },
+    [{ op: "increment", path: "/0" }],
+    [{ op: "remove" }],
+    [{ op: "remove", path: "/0", extra: 1 }],
+  ]) {
     assertError(await patch(path, body), 400, "ValidationError");
   }
   assert.ok(afterSetup.events.length > before.events.length);

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { adminToken, clientToken, userWithRole } from "./support/principals.ts";
-import { type Reply, startTestServer, UUID_V4 } from "./support/test-server.ts";
+import { startTestServer } from "./support/test-server.ts";
 import { assertError } from "./support/assert-error.ts";
 
 const srv = await startTestServer();
@@ -61,7 +61,9 @@ test("GET answers {version: 1, variants: []} when there are none", async () => {
 
 test("PUT answers the stored variants with defaults, and GET reads them back", async () => {
   const path = await freshFeature();
-  const res = await put(path, [{ name: "blue", payload: { type: "json", value: '{"a":1}' }, overrides: [{ contextName: "userId", values: ["7"] }] }]);
+  const res = await put(path, [
+    { name: "blue", payload: { type: "json", value: '{"a":1}' }, overrides: [{ contextName: "userId", values: ["7"] }] },
+  ]);
   const expected = {
     version: 1,
     variants: [
@@ -84,7 +86,11 @@ test("weights: 1 variable -> 1000", async () => {
 });
 
 test("weights: 3 variable -> 334/333/333", async () => {
-  assert.equal(await weightsAfterPut([{ name: "a" }, { name: "b" }, { name: "c" }]), [["a", 334], ["b", 333], ["c", 333]]);
+  assert.equal(await weightsAfterPut([{ name: "a" }, { name: "b" }, { name: "c" }]), [
+    ["a", 334],
+    ["b", 333],
+    ["c", 333],
+  ]);
 });
 
 test("weights: fix 900 + 6 variable -> 17,17,17,17,16,16", async () => {
@@ -106,7 +112,11 @@ test("weights: fix 600 + fix 350 + variable -> 50", async () => {
     { name: "b", weightType: "fix", weight: 350 },
     { name: "c" },
   ]);
-  assert.equal(weights, [["a", 600], ["b", 350], ["c", 50]]);
+  assert.equal(weights, [
+    ["a", 600],
+    ["b", 350],
+    ["c", 50],
+  ]);
 });
 
 test("weights: fix 900 + fix 100 + 2 variable -> 0, 0", async () => {
@@ -116,12 +126,21 @@ test("weights: fix 900 + fix 100 + 2 variable -> 0, 0", async () => {
     { name: "c" },
     { name: "d" },
   ]);
-  assert.equal(weights, [["a", 900], ["b", 100], ["c", 0], ["d", 0]]);
+  assert.equal(weights, [
+    ["a", 900],
+    ["b", 100],
+    ["c", 0],
+    ["d", 0],
+  ]);
 });
 
 test("weights: fix sum over 1000 -> 400, nothing changes", async () => {
   const before = await stored();
-  const res = await put(CHECKOUT, [{ name: "a", weightType: "fix", weight: 700 }, { name: "b", weightType: "fix", weight: 301 }, { name: "c" }]);
+  const res = await put(CHECKOUT, [
+    { name: "a", weightType: "fix", weight: 700 },
+    { name: "b", weightType: "fix", weight: 301 },
+    { name: "c" },
+  ]);
   assertError(res, 400, "ValidationError");
   assert.match(res.json.message, /more than 1000/);
   assert.equal(await stored(), before);
@@ -139,8 +158,14 @@ test("variants come back sorted by name, whatever the order written", async () =
   const path = await freshFeature();
   const res = await put(path, [{ name: "zeta" }, { name: "Beta" }, { name: "alpha" }, { name: "beta" }]);
   const names = ["Beta", "alpha", "beta", "zeta"];
-  assert.equal(res.json.variants.map((v: { name: string }) => v.name), names);
-  assert.equal((await get(path)).json.variants.map((v: { name: string }) => v.name), names);
+  assert.equal(
+    res.json.variants.map((v: { name: string }) => v.name),
+    names,
+  );
+  assert.equal(
+    (await get(path)).json.variants.map((v: { name: string }) => v.name),
+    names,
+  );
 });
 
 // Each body breaks one rule of contract 3.3; `field` is the detail path the 400 must name.
@@ -163,7 +188,11 @@ const rules: [string, unknown, string][] = [
   ["a number payload that does not parse", [{ name: "a", payload: { type: "number", value: "ten" } }], "variants.0.payload.value"],
   ["a payload value that is not a string", [{ name: "a", payload: { type: "string", value: 1 } }], "variants.0.payload.value"],
   ["overrides without values", [{ name: "a", overrides: [{ contextName: "userId" }] }], "variants.0.overrides.0.values"],
-  ["override values that are not strings", [{ name: "a", overrides: [{ contextName: "userId", values: [1] }] }], "variants.0.overrides.0.values.0"],
+  [
+    "override values that are not strings",
+    [{ name: "a", overrides: [{ contextName: "userId", values: [1] }] }],
+    "variants.0.overrides.0.values.0",
+  ],
   ["an unknown variant field", [{ name: "a", enabled: true }], "variants.0"],
 ];
 
@@ -178,13 +207,20 @@ for (const [rule, body, field] of rules) {
       `details ${JSON.stringify(res.json.details)} name ${field}`,
     );
     assert.equal(await stored(), before);
-    assert.equal((await get(CHECKOUT)).json.variants.map((v: { name: string }) => v.name), ["kept"]);
+    assert.equal(
+      (await get(CHECKOUT)).json.variants.map((v: { name: string }) => v.name),
+      ["kept"],
+    );
   });
 }
 
 test("PUT with malformed JSON is 400, and with another content type 415; nothing changes", async () => {
   const before = await stored();
-  assertError(await srv.call("PUT", CHECKOUT, { raw: "[{", headers: { ...admin, "content-type": "application/json" } }), 400, "ValidationError");
+  assertError(
+    await srv.call("PUT", CHECKOUT, { raw: "[{", headers: { ...admin, "content-type": "application/json" } }),
+    400,
+    "ValidationError",
+  );
   assertError(await srv.call("PUT", CHECKOUT, { raw: "[]", headers: { ...admin, "content-type": "text/plain" } }), 415, "ContentTypeerror");
   assert.equal(await stored(), before);
 });
@@ -194,7 +230,11 @@ const notFound: [string, string, string][] = [
   ["a feature of another project", url("other", "checkout", "production"), 'The feature "checkout" does not exist in the project "other".'],
   ["an unknown feature", url("default", "missing", "production"), 'The feature "missing" does not exist in the project "default".'],
   ["an unknown environment", url("default", "checkout", "moon"), 'The environment "moon" does not exist.'],
-  ["an environment not enabled in the project", url("default", "checkout", "staging"), 'The environment "staging" is not enabled in the project "default".'],
+  [
+    "an environment not enabled in the project",
+    url("default", "checkout", "staging"),
+    'The environment "staging" is not enabled in the project "default".',
+  ],
 ];
 
 for (const [what, path, message] of notFound) {
@@ -245,7 +285,16 @@ test("a write records feature-environment-variants-updated with the user, before
   const second = (await put(path, [{ name: "b" }], editor.headers)).json.variants;
   const event = await db.selectFrom("events").selectAll().orderBy("id", "desc").limit(1).executeTakeFirstOrThrow();
   assert.equal(
-    [event.type, event.created_by, event.created_by_user_id, event.project, event.environment, event.feature_name, event.data, event.pre_data],
+    [
+      event.type,
+      event.created_by,
+      event.created_by_user_id,
+      event.project,
+      event.environment,
+      event.feature_name,
+      event.data,
+      event.pre_data,
+    ],
     ["feature-environment-variants-updated", editor.username, editor.id, "default", "production", path.split("/")[6], second, first],
   );
 });
@@ -256,7 +305,10 @@ test("variants of one environment never change another's", async () => {
   await put(development, [{ name: "dev" }]);
   await put(production, [{ name: "p1" }, { name: "p2" }]);
   await put(production, []);
-  assert.equal((await get(development)).json.variants.map((v: { name: string }) => v.name), ["dev"]);
+  assert.equal(
+    (await get(development)).json.variants.map((v: { name: string }) => v.name),
+    ["dev"],
+  );
   assert.equal((await get(production)).json.variants, []);
 });
 

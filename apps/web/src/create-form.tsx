@@ -9,7 +9,13 @@ interface Field {
 }
 
 /** A one-line form that creates something from a few text fields, then empties itself and refreshes `refresh`. */
-export function CreateForm(props: { title: string; fields: Field[]; submitLabel: string; refresh: unknown[]; create(values: Record<string, string>): Promise<unknown> }) {
+export function CreateForm(props: {
+  title: string;
+  fields: Field[];
+  submitLabel: string;
+  refresh: unknown[];
+  create(values: Record<string, string>): Promise<unknown>;
+}) {
   const client = useQueryClient();
   const empty = () => Object.fromEntries(props.fields.map((f) => [f.name, ""]));
   const [values, setValues] = useState<Record<string, string>>(empty);
@@ -29,7 +35,11 @@ export function CreateForm(props: { title: string; fields: Field[]; submitLabel:
       {props.fields.map((f) => (
         <label key={f.name}>
           {f.label}
-          <input required={f.required} value={values[f.name] ?? ""} onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))} />
+          <input
+            required={f.required}
+            value={values[f.name] ?? ""}
+            onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
+          />
         </label>
       ))}
       <SubmitRow label={props.submitLabel} busy={create.isPending} error={create.error} />

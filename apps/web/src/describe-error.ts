@@ -2,7 +2,8 @@ import { toVexilApiError } from "@vexil/client/trpc";
 
 /** A wait in words: "45 seconds", "3 minutes", "2 hours". */
 export function waitInWords(seconds: number): string {
-  const [amount, unit] = seconds < 90 ? [seconds, "second"] : seconds < 5400 ? [Math.ceil(seconds / 60), "minute"] : [Math.ceil(seconds / 3600), "hour"];
+  const [amount, unit] =
+    seconds < 90 ? [seconds, "second"] : seconds < 5400 ? [Math.ceil(seconds / 60), "minute"] : [Math.ceil(seconds / 3600), "hour"];
   return `${amount} ${unit}${amount === 1 ? "" : "s"}`;
 }
 
@@ -28,7 +29,9 @@ export function describeError(error: unknown): string {
     case "AuthenticationRequired":
       return "Your session has ended. Log in again.";
     case "ValidationError":
-      return [api.message, ...(api.details ?? []).map((d) => `${d.path}: ${d.message}`)].filter((line, i, all) => all.indexOf(line) === i).join(" ");
+      return [api.message, ...(api.details ?? []).map((d) => `${d.path}: ${d.message}`)]
+        .filter((line, i, all) => all.indexOf(line) === i)
+        .join(" ");
     default:
       return api.message;
   }

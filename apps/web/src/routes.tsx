@@ -22,8 +22,12 @@ export function Routes() {
       <Switch>
         <Route path="/projects" component={ProjectsPage} />
         <Route path="/projects/:projectId">{(p) => <ProjectPage projectId={p.projectId} />}</Route>
-        <Route path="/projects/:projectId/features/:featureName">{(p) => <FeaturePage projectId={p.projectId} featureName={p.featureName} />}</Route>
-        <Route path="/projects/:projectId/change-requests/:id">{(p) => <ChangeRequestPage projectId={p.projectId} id={Number(p.id)} />}</Route>
+        <Route path="/projects/:projectId/features/:featureName">
+          {(p) => <FeaturePage projectId={p.projectId} featureName={p.featureName} />}
+        </Route>
+        <Route path="/projects/:projectId/change-requests/:id">
+          {(p) => <ChangeRequestPage projectId={p.projectId} id={Number(p.id)} />}
+        </Route>
         <Route path="/change-requests" component={PendingPage} />
         {admin && <Route path="/banners" component={BannersPage} />}
         {admin && <Route path="/users" component={UsersPage} />}

@@ -16,7 +16,15 @@ const PASSWORD = "example-password-1";
 async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
     cwd: serverDir,
-    env: { ...process.env, PORT: "0", DATABASE_URL: "", DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, LOG_PRETTY: "false", LOG_LEVEL: "info" },
+    env: {
+      ...process.env,
+      PORT: "0",
+      DATABASE_URL: "",
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD: PASSWORD,
+      LOG_PRETTY: "false",
+      LOG_LEVEL: "info",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   for await (const line of createInterface({ input: child.stdout! })) {

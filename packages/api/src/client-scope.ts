@@ -50,5 +50,8 @@ export function readsSegmentsAtTop(specHeader: string | undefined): boolean {
 /** The hub of a caller's scope: the server's, else one made for this request (it starts from nothing). */
 export function clientHub(deps: ApiDeps, principal: Principal): ClientFeatureHub {
   const { environment, projects } = clientScope(principal);
-  return deps.clientFeatureHubs?.hubFor(environment, projects) ?? createClientFeatureHub(() => loadClientFeatures(deps.db, environment, projects));
+  return (
+    deps.clientFeatureHubs?.hubFor(environment, projects) ??
+    createClientFeatureHub(() => loadClientFeatures(deps.db, environment, projects))
+  );
 }

@@ -1,5 +1,12 @@
 import type { AuthCache, Database } from "@vexil/db";
-import type { ClientFeatureHubs, ClientFeatureSnapshots, ClientMetricsBuffer, LoginPolicy, PasswordHasher, Principal } from "@vexil/services";
+import type {
+  ClientFeatureHubs,
+  ClientFeatureSnapshots,
+  ClientMetricsBuffer,
+  LoginPolicy,
+  PasswordHasher,
+  Principal,
+} from "@vexil/services";
 import type { Kysely } from "kysely";
 import type { ClientStreams } from "./client-streaming/client-streams.ts";
 import type { CookieSettings } from "./session-cookie.ts";

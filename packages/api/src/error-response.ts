@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { isDatabaseUnavailable, isStatementTimeout } from "@vexil/db";
-import { DomainError, type DomainErrorName, NotFoundError, ServiceUnavailable, TooManyRequests, ValidationError, type ValidationDetail } from "@vexil/services";
+import {
+  DomainError,
+  type DomainErrorName,
+  NotFoundError,
+  ServiceUnavailable,
+  TooManyRequests,
+  ValidationError,
+  type ValidationDetail,
+} from "@vexil/services";
 import { ZodError } from "zod";
 import { TransportError, type TransportErrorName } from "./transport-error.ts";
 

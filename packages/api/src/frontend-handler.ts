@@ -21,7 +21,7 @@ export function createFrontendHandler(options: { bodyLimit: number }): FrontendH
   return async (req, res, ctx) => {
     try {
       checkAccess(ctx.principal, "frontend");
-      let context;
+      let context: Parameters<typeof frontendToggles>[3];
       if (req.method === "POST") {
         context = frontendRequestSchema.parse((await readJsonBody(req, options.bodyLimit)) ?? {}).context ?? {};
       } else {

@@ -4,7 +4,9 @@ const PROPERTY = /^properties\[([^[\]]+)\]$/;
 const FIELDS: ReadonlySet<string> = new Set(CONTEXT_FIELDS);
 
 function repeated(name: string): ValidationError {
-  return new ValidationError(`"${name}" is given more than once; a context field holds one value.`, [{ path: name, message: "given more than once" }]);
+  return new ValidationError(`"${name}" is given more than once; a context field holds one value.`, [
+    { path: name, message: "given more than once" },
+  ]);
 }
 
 /**

@@ -7,7 +7,12 @@ import type { ApiDeps } from "./context.ts";
  * frontend token's environment and projects; an admin token's "development" and every project).
  * Without a remoteAddress the request's own address stands in, as in Unleash.
  */
-export async function frontendToggles(deps: ApiDeps, principal: Principal, ip: string, context: FrontendContext): Promise<FrontendToggle[]> {
+export async function frontendToggles(
+  deps: ApiDeps,
+  principal: Principal,
+  ip: string,
+  context: FrontendContext,
+): Promise<FrontendToggle[]> {
   const set = await servedFeatures(deps, principal);
   return frontendEvaluatorFor(set).evaluate(context.remoteAddress ? context : { ...context, remoteAddress: ip });
 }

@@ -1,5 +1,13 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
-import type { OperationObject, ReferenceObject, RequestBodyObject, ResponseObject, SchemaObject, SecurityRequirementObject, SecuritySchemeObject } from "openapi3-ts/oas31";
+import type {
+  OperationObject,
+  ReferenceObject,
+  RequestBodyObject,
+  ResponseObject,
+  SchemaObject,
+  SecurityRequirementObject,
+  SecuritySchemeObject,
+} from "openapi3-ts/oas31";
 import type { AnyRouter } from "@trpc/server";
 import { errorResponses, errorSchema } from "./openapi-errors.ts";
 import { OPERATION_EXAMPLES, type OperationExample } from "./operation-examples.ts";

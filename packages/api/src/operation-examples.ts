@@ -60,7 +60,13 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   "features.replaceVariants": {
     body: [
       { name: "blue", weightType: "variable", stickiness: "default" },
-      { name: "green", weightType: "variable", stickiness: "userId", payload: { type: "json", value: '{"color":"#2e7d32"}' }, overrides: [{ contextName: "userId", values: ["alice", "bob"] }] },
+      {
+        name: "green",
+        weightType: "variable",
+        stickiness: "userId",
+        payload: { type: "json", value: '{"color":"#2e7d32"}' },
+        overrides: [{ contextName: "userId", values: ["alice", "bob"] }],
+      },
     ],
     response: { version: 1, variants },
   },
@@ -88,7 +94,15 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
         features: [
           {
             name: "checkout",
-            changes: [{ id: 31, action: "patchVariant", payload: { variants: [{ name: "blue", weightType: "variable" }] }, createdAt, createdBy: admin }],
+            changes: [
+              {
+                id: 31,
+                action: "patchVariant",
+                payload: { variants: [{ name: "blue", weightType: "variable" }] },
+                createdAt,
+                createdBy: admin,
+              },
+            ],
           },
         ],
         segments: [],
@@ -104,7 +118,9 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
         environment: "production",
         minApprovals: 1,
         project: "default",
-        features: [{ name: "search", changes: [{ id: 35, action: "updateEnabled", payload: { enabled: true }, createdAt, createdBy: admin }] }],
+        features: [
+          { name: "search", changes: [{ id: 35, action: "updateEnabled", payload: { enabled: true }, createdAt, createdBy: admin }] },
+        ],
         segments: [],
         approvals: [{ createdBy: { id: 2, username: "erin", imageUrl: admin.imageUrl }, createdAt }],
         rejections: [],

@@ -78,7 +78,10 @@ test("error responses: each status with the one Error schema and examples named 
       if (code === "429" || code === "503") assert.ok(response.headers["Retry-After"], `${name} ${code} documents Retry-After`);
     }
   }
-  assert.equal(Object.keys(doc.components.schemas).filter((s) => s.startsWith("error.")), []);
+  assert.equal(
+    Object.keys(doc.components.schemas).filter((s) => s.startsWith("error.")),
+    [],
+  );
 });
 
 test("the statuses of the four operations: what the bridge answers for each, no more", () => {
@@ -88,7 +91,9 @@ test("the statuses of the four operations: what the bridge answers for each, no 
   assert.equal(codes(...FOUR[2]), ["200", "400", "401", "403", "404", "500", "503"]);
   assert.equal(codes(...FOUR[3]), ["200", "400", "401", "403", "404", "500", "503"]);
   assert.equal(Object.keys(doc.paths[FOUR[1][1]].post.responses["401"].content["application/json"].examples), ["PasswordMismatch"]);
-  assert.equal(Object.keys(doc.paths["/api/admin/projects"].post.responses["409"].content["application/json"].examples), ["NameExistsError"]);
+  assert.equal(Object.keys(doc.paths["/api/admin/projects"].post.responses["409"].content["application/json"].examples), [
+    "NameExistsError",
+  ]);
   // No parameter and no body: nothing to be invalid and nothing to be missing.
   assert.equal(codes("get", "/api/admin/banners"), ["200", "401", "403", "500", "503"]);
 });
@@ -96,7 +101,12 @@ test("the statuses of the four operations: what the bridge answers for each, no 
 test("both security schemes, required on every admin operation; login needs none", () => {
   assert.equal(doc.components.securitySchemes, {
     apiToken: { type: "apiKey", in: "header", name: "Authorization", description: doc.components.securitySchemes.apiToken.description },
-    sessionCookie: { type: "apiKey", in: "cookie", name: "vexil-session", description: doc.components.securitySchemes.sessionCookie.description },
+    sessionCookie: {
+      type: "apiKey",
+      in: "cookie",
+      name: "vexil-session",
+      description: doc.components.securitySchemes.sessionCookie.description,
+    },
   });
   for (const { name, meta, op } of operations) {
     if (meta.access === "public") continue;

@@ -36,7 +36,7 @@ const testRouter = router({
     .input(z.object({}))
     .output(z.object({}))
     .query(() => {
-      throw new Error("relation \"secret_table\" does not exist at /srv/app.ts:12");
+      throw new Error('relation "secret_table" does not exist at /srv/app.ts:12');
     }),
   guarded: protectedProcedure
     .meta({ openapi: { method: "POST", path: "/guarded/{environment}" }, access: "UPDATE_INSTANCE_BANNERS" })
@@ -122,7 +122,7 @@ test("schema failures are 400 ValidationError with details naming each field", a
 });
 
 test("malformed JSON is 400 ValidationError", async () => {
-  const res = await call("POST", "/things/a", "{\"name\": ");
+  const res = await call("POST", "/things/a", '{"name": ');
   assertError(res, 400, "ValidationError");
   assert.match(res.json.message, /not valid JSON/);
   assert.equal(res.json.details, [{ path: "", message: "malformed JSON" }]);

@@ -29,7 +29,11 @@ const { metafile } = await build({
 const outside = Object.keys(metafile.inputs).filter((input) => !input.startsWith("src/"));
 if (outside.length > 0) throw new Error(`the bundle took in code from outside src/: ${outside.join(", ")}`);
 
-const config = ts.getParsedCommandLineOfConfigFile(`${root}tsconfig.json`, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+const config = ts.getParsedCommandLineOfConfigFile(
+  `${root}tsconfig.json`,
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+);
 const program = ts.createProgram([`${root}src/index.ts`], {
   ...config.options,
   noEmit: false,

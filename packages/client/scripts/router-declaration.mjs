@@ -62,7 +62,10 @@ export function routerDeclaration(program, proceduresFile) {
   }
 
   const def = member(router, "_def", "AppRouter");
-  const errorShape = print(member(member(member(def, "_config", "AppRouter"), "$types", "AppRouter"), "errorShape", "AppRouter"), "errorShape");
+  const errorShape = print(
+    member(member(member(def, "_config", "AppRouter"), "$types", "AppRouter"), "errorShape", "AppRouter"),
+    "errorShape",
+  );
   const procedures = record(member(def, "record", "AppRouter"), "AppRouter", "  ");
 
   return `import type { TRPC_ERROR_CODE_NUMBER, TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure, TRPCSubscriptionProcedure, inferRouterInputs, inferRouterOutputs } from "@trpc/server";

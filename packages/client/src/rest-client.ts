@@ -14,6 +14,7 @@ export interface RestClientOptions {
 }
 
 // Procedures whose input has no required field may be called with none.
+// biome-ignore lint/complexity/noBannedTypes: `{}` asks whether every field of the input is optional.
 type Args<I> = {} extends I ? [input?: I] : [input: I];
 
 /** A typed method for every operation, grouped as the router is: `client.banners.create({...})`. */

@@ -19,7 +19,8 @@ cpSync(new URL("outside-project/", import.meta.url), app, { recursive: true });
 
 // The outside app gets the compiler and Node types of the versions this repository pins.
 const require = createRequire(import.meta.url);
-const versionOf = (name: string) => (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), "utf8")) as { version: string }).version;
+const versionOf = (name: string) =>
+  (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), "utf8")) as { version: string }).version;
 // npm is run as an outside user would, without the variables pnpm sets for its own scripts.
 const plainEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
 
@@ -57,14 +58,20 @@ let tarball = "";
 test("pnpm pack ships built JavaScript, declarations and the README; none of it imports @vexil/* or server code", async () => {
   await ok("pnpm", ["pack", "--pack-destination", work], clientDir);
   tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz")) ?? "no tarball");
-  const entries = (await ok("tar", ["-tzf", tarball], work)).split("\n").filter(Boolean).map((e) => e.replace(/^package\//, ""));
+  const entries = (await ok("tar", ["-tzf", tarball], work))
+    .split("\n")
+    .filter(Boolean)
+    .map((e) => e.replace(/^package\//, ""));
   assert.ok(entries.includes("dist/index.js") && entries.includes("dist/index.d.ts"), entries.join(", "));
   assert.equal(entries.filter((e) => !/^dist\/[\w-]+\.(js|d\.ts)$/.test(e)).sort(), ["README.md", "package.json"]);
 
   await ok("mkdir", ["-p", unpacked], work);
   await ok("tar", ["-xzf", tarball, "-C", unpacked, "--strip-components=1"], work);
   assert.is(readFileSync(join(unpacked, "README.md"), "utf8"), readFileSync(join(clientDir, "README.md"), "utf8"));
-  const manifest = JSON.parse(readFileSync(join(unpacked, "package.json"), "utf8")) as { private?: boolean; dependencies: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(unpacked, "package.json"), "utf8")) as {
+    private?: boolean;
+    dependencies: Record<string, string>;
+  };
   assert.is(manifest.private, undefined);
   assert.equal(Object.keys(manifest.dependencies).sort(), ["@trpc/client", "@trpc/server", "undici"]);
 
@@ -86,7 +93,15 @@ test("pnpm pack ships built JavaScript, declarations and the README; none of it 
 test("an app outside the repository type-checks against the tarball; a wrong input fails to compile, naming the field", async () => {
   await ok(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, `typescript@${versionOf("typescript")}`, `@types/node@${versionOf("@types/node")}`],
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      tarball,
+      `typescript@${versionOf("typescript")}`,
+      `@types/node@${versionOf("@types/node")}`,
+    ],
     app,
     plainEnv,
   );
@@ -127,8 +142,14 @@ test("that app runs the four operations over REST and over tRPC against a real s
         { id: output.banners[1]!.id, message: "Posted over tRPC", variant: "info", sticky: true },
       ],
       variants: [
-        [["blue", 500], ["green", 500]],
-        [["blue", 500], ["green", 500]],
+        [
+          ["blue", 500],
+          ["green", 500],
+        ],
+        [
+          ["blue", 500],
+          ["green", 500],
+        ],
       ],
       pending: [pending, pending],
       failures: [
@@ -137,7 +158,11 @@ test("that app runs the four operations over REST and over tRPC against a real s
       ],
     });
     const stored = (await admin.banners.list()).banners.map((b) => [b.id, b.message]);
-    assert.equal(stored, [...output.banners].reverse().map((b) => [b.id, b.message]), "both banners are stored, newest first");
+    assert.equal(
+      stored,
+      [...output.banners].reverse().map((b) => [b.id, b.message]),
+      "both banners are stored, newest first",
+    );
   } finally {
     await srv.close();
   }

@@ -41,9 +41,22 @@ test("variants: PUT sends the bare array, PATCH the bare patch, GET reads what t
       { name: "red" },
     ],
   });
-  assert.equal(replaced.variants.map((v) => [v.name, v.weight]), [["blue", 333], ["green", 334], ["red", 333]]);
+  assert.equal(
+    replaced.variants.map((v) => [v.name, v.weight]),
+    [
+      ["blue", 333],
+      ["green", 334],
+      ["red", 333],
+    ],
+  );
   const patched = await admin.features.patchVariants({ ...path, patch: [{ op: "remove", path: "/2" }] });
-  assert.equal(patched.variants.map((v) => [v.name, v.weight]), [["blue", 500], ["green", 500]]);
+  assert.equal(
+    patched.variants.map((v) => [v.name, v.weight]),
+    [
+      ["blue", 500],
+      ["green", 500],
+    ],
+  );
   const read = await admin.features.variants(path);
   assert.equal(read, { version: 1, variants: patched.variants });
   assert.equal(read.variants[1]?.payload, { type: "json", value: '{"color":"green"}' });
@@ -69,7 +82,10 @@ test("pending change requests of the logged-in user", async () => {
   const author = createRestClient({ baseUrl: srv.url });
   await author.auth.login({ username: "admin", password: ADMIN_PASSWORD });
   const pending = await author.changeRequests.pending({ projectId: "default" });
-  assert.equal(pending.map((cr) => [cr.id, cr.state, cr.environment]), [[draft.id, "Draft", "production"]]);
+  assert.equal(
+    pending.map((cr) => [cr.id, cr.state, cr.environment]),
+    [[draft.id, "Draft", "production"]],
+  );
   assert.equal(await admin.changeRequests.pending({ projectId: "default" }), [], "an API token is not a user");
 });
 
@@ -105,7 +121,12 @@ test("the frontend API with a frontend token: features reads the query's context
   assert.equal(names(await browser.frontend.features({ userId: "alice" })), ["web.beta"]);
   assert.equal(names(await browser.frontend.features({ userId: "bob" })), []);
   const posted = await browser.frontend.evaluate({ context: { userId: "alice", properties: { plan: "pro" } } });
-  assert.equal(posted.toggles[0], { name: "web.beta", enabled: true, variant: { name: "disabled", enabled: false, feature_enabled: true }, impressionData: false });
+  assert.equal(posted.toggles[0], {
+    name: "web.beta",
+    enabled: true,
+    variant: { name: "disabled", enabled: false, feature_enabled: true },
+    impressionData: false,
+  });
   const refused = await failure(admin.frontend.features({ currentTime: "never" }));
   assert.equal([refused.status, refused.name], [400, "ValidationError"]);
 });

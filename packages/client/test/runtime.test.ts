@@ -6,10 +6,14 @@ import * as assert from "uvu/assert";
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 function load(script: string) {
-  return spawnSync(process.execPath, ["--import", "tsx", "--import", "./test/support/refuse-server-code.mjs", "--input-type=module", "-e", script], {
-    cwd: root,
-    encoding: "utf8",
-  });
+  return spawnSync(
+    process.execPath,
+    ["--import", "tsx", "--import", "./test/support/refuse-server-code.mjs", "--input-type=module", "-e", script],
+    {
+      cwd: root,
+      encoding: "utf8",
+    },
+  );
 }
 
 test("the client loads and builds its clients without any server code", () => {

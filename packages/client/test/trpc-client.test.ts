@@ -11,13 +11,22 @@ test("typed procedures over /trpc answer what REST answers", async () => {
   const created = await trpc.banners.create.mutate({ message: "over tRPC", sticky: true });
   assert.equal([created.message, created.sticky, created.variant], ["over tRPC", true, "info"]);
   const { banners } = await rest.banners.list();
-  assert.equal(banners.find((b) => b.id === created.id), created);
+  assert.equal(
+    banners.find((b) => b.id === created.id),
+    created,
+  );
 
   await trpc.features.create.mutate({ projectId: "default", name: "search" });
   const path = { projectId: "default", featureName: "search", environment: "development" };
   await trpc.features.replaceVariants.mutate({ ...path, variants: [{ name: "a" }, { name: "b", weightType: "fix", weight: 100 }] });
   const viaTrpc = await trpc.features.variants.query(path);
-  assert.equal(viaTrpc.variants.map((v) => [v.name, v.weight]), [["a", 900], ["b", 100]]);
+  assert.equal(
+    viaTrpc.variants.map((v) => [v.name, v.weight]),
+    [
+      ["a", 900],
+      ["b", 100],
+    ],
+  );
   assert.equal(viaTrpc, await rest.features.variants(path));
 });
 

@@ -23,8 +23,12 @@ export function batchedLookUp<K, V>(
     for (let start = 0; start < keys.length; start += maxBatch) {
       const part = waiters.slice(start, start + maxBatch);
       lookUpAll(db, keys.slice(start, start + maxBatch)).then(
-        (results) => part.forEach((waiter, i) => waiter.resolve(results[i] as V)),
-        (error) => part.forEach((waiter) => waiter.reject(error)),
+        (results) => {
+          for (const [i, waiter] of part.entries()) waiter.resolve(results[i] as V);
+        },
+        (error) => {
+          for (const waiter of part) waiter.reject(error);
+        },
       );
     }
   };

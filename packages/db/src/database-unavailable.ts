@@ -13,7 +13,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       if (NETWORK_CODES.has(code)) return true;
       if (SQLSTATE_PREFIXES.some((p) => code.startsWith(p))) return true;
     }
-    if (typeof message === "string" && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)) {
+    if (
+      typeof message === "string" &&
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)
+    ) {
       return true;
     }
     if (current instanceof AggregateError && current.errors.some(isDatabaseUnavailable)) return true;

@@ -32,7 +32,12 @@ export function listenOnPostgres(
   let delay = 100;
 
   const connect = () => {
-    const client = new pg.Client({ connectionString, keepAlive: true, keepAliveInitialDelayMillis: 10_000, connectionTimeoutMillis: 5_000 });
+    const client = new pg.Client({
+      connectionString,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      connectionTimeoutMillis: 5_000,
+    });
     current = client;
     let gone = false;
     const lose = (error?: unknown) => {

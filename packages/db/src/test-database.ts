@@ -19,7 +19,11 @@ export interface TestDb extends Db {
 // Each test file clones a template that is migrated once per set of migrations, which is much
 // faster than migrating every test database from scratch.
 const migrationsHash = createHash("sha256")
-  .update(Object.entries(migrations).map(([name, m]) => name + m.up.toString()).join("\n"))
+  .update(
+    Object.entries(migrations)
+      .map(([name, m]) => name + m.up.toString())
+      .join("\n"),
+  )
   .digest("hex")
   .slice(0, 12);
 const TEMPLATE_LOCK_KEY = 7_401_338;
@@ -73,9 +77,7 @@ async function migratedEmbeddedTemplate(): Promise<Blob> {
  * Postgres named by TEST_DATABASE_URL (or DATABASE_URL), and an in-memory PGlite otherwise.
  * `close()` drops it.
  */
-export async function createTestDb(
-  env: Record<string, string | undefined> = process.env,
-): Promise<TestDb> {
+export async function createTestDb(env: Record<string, string | undefined> = process.env): Promise<TestDb> {
   const serverUrl = env.TEST_DATABASE_URL || env.DATABASE_URL;
   if (!serverUrl) {
     embeddedTemplate ??= migratedEmbeddedTemplate();

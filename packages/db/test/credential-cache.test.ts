@@ -8,7 +8,13 @@ const found: CredentialLookup<Alice> = { value: alice, tags: ["user:7"], expires
 
 function counting(answer: CredentialLookup<Alice> | null = found) {
   let calls = 0;
-  return { lookUp: async () => (calls++, answer), calls: () => calls };
+  return {
+    lookUp: async () => {
+      calls++;
+      return answer;
+    },
+    calls: () => calls,
+  };
 }
 
 test("answers from the cache once resumed, and looks up again after an invalidation of its tag", async () => {

@@ -30,7 +30,13 @@ test("a write's own notice is heard before the write returns, and once", async (
   const { messages, arrival, listener } = await heard(testDb);
   try {
     const token = async () =>
-      (await db.insertInto("api_tokens").values({ type: "admin", token_name: "t", secret_hash: `h${Math.random()}`, projects: '["*"]', environment: "*" }).returning("id").executeTakeFirstOrThrow()).id;
+      (
+        await db
+          .insertInto("api_tokens")
+          .values({ type: "admin", token_name: "t", secret_hash: `h${Math.random()}`, projects: '["*"]', environment: "*" })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id;
     const first = await token();
     await db.deleteFrom("api_tokens").where("id", "=", first).execute();
     assert.equal(messages, [tokenTag(first)], "autocommitted");

@@ -19,7 +19,10 @@ test("PGlite: migrates an empty database, seeds it, and answers int8 as numbers"
     const outcome = await migrateToLatest(first.db);
     assert.equal(outcome.applied, allMigrations);
     const envs = await first.db.selectFrom("environments").select("name").orderBy("sort_order").execute();
-    assert.equal(envs.map((e) => e.name), ["development", "production"]);
+    assert.equal(
+      envs.map((e) => e.name),
+      ["development", "production"],
+    );
     const { rows } = await sql<{ n: number }>`select count(*) as n from environments`.execute(first.db);
     assert.is(rows[0]?.n, 2);
     await first.db.insertInto("projects").values({ id: "kept", name: "Kept" }).execute();

@@ -6,13 +6,26 @@ import { createTestDb } from "../src/test-database.ts";
 
 const testDb = await createTestDb();
 const { db } = testDb;
-await db.insertInto("projects").values([{ id: "alpha", name: "Alpha" }, { id: "beta", name: "Beta" }]).execute();
+await db
+  .insertInto("projects")
+  .values([
+    { id: "alpha", name: "Alpha" },
+    { id: "beta", name: "Beta" },
+  ])
+  .execute();
 
 const projectNames = preparedQuery("vexil_test_project_names", (db, p: { ids: string[] }) =>
-  db.selectFrom("projects").select(["id", "name"]).where("id", "=", (eb) => eb.fn.any(eb.val(p.ids))).orderBy("id"),
+  db
+    .selectFrom("projects")
+    .select(["id", "name"])
+    .where("id", "=", (eb) => eb.fn.any(eb.val(p.ids)))
+    .orderBy("id"),
 );
 const numbered = preparedQuery("vexil_test_numbered", (db, p: { words: string[] }) =>
-  db.selectFrom(textRows("w", { word: p.words })).select(["w.word", "w.position"]).orderBy("w.position"),
+  db
+    .selectFrom(textRows("w", { word: p.words }))
+    .select(["w.word", "w.position"])
+    .orderBy("w.position"),
 );
 
 test("a prepared query answers like the query it is, for each set of parameters", async () => {
@@ -31,7 +44,10 @@ test("a prepared query answers like the query it is, for each set of parameters"
 
 test("two prepared queries cannot share a name", async () => {
   const clash = preparedQuery("vexil_test_project_names", (db, p: { ids: string[] }) =>
-    db.selectFrom("projects").select("id").where("id", "=", (eb) => eb.fn.any(eb.val(p.ids))),
+    db
+      .selectFrom("projects")
+      .select("id")
+      .where("id", "=", (eb) => eb.fn.any(eb.val(p.ids))),
   );
   const error = await clash.execute(db, { ids: [] }).catch((e: unknown) => e);
   assert.match(String(error), /named "vexil_test_project_names"/);
@@ -59,7 +75,10 @@ if (testDb.databaseUrl) {
     try {
       for (const ids of [["alpha"], ["beta"], ["alpha", "beta"]]) await projectNames.execute(single.db, { ids });
       await single.db.selectFrom("projects").select("id").where("id", "=", "alpha").execute();
-      const { rows } = await sql<{ name: string; calls: number }>`select name, generic_plans + custom_plans as calls from pg_prepared_statements`.execute(single.db);
+      const { rows } = await sql<{
+        name: string;
+        calls: number;
+      }>`select name, generic_plans + custom_plans as calls from pg_prepared_statements`.execute(single.db);
       assert.equal(rows, [{ name: "vexil_test_project_names", calls: 3 }]);
     } finally {
       await single.close();

@@ -8,7 +8,11 @@ import { createTestDb, type TestDb } from "../src/test-database.ts";
 
 async function exported(db: TestDb): Promise<string> {
   let text = "";
-  await exportDatabase(db.db, (chunk) => void (text += chunk), () => {});
+  await exportDatabase(
+    db.db,
+    (chunk) => void (text += chunk),
+    () => {},
+  );
   return text;
 }
 
@@ -16,7 +20,14 @@ async function exported(db: TestDb): Promise<string> {
 function resealed(text: string): string {
   const lines = text.split("\n");
   const at = lines.findIndex((l) => l.startsWith('{"trailer":'));
-  const digest = createHash("sha256").update(lines.slice(0, at).map((l) => `${l}\n`).join("")).digest("hex");
+  const digest = createHash("sha256")
+    .update(
+      lines
+        .slice(0, at)
+        .map((l) => `${l}\n`)
+        .join(""),
+    )
+    .digest("hex");
   lines[at] = lines[at]!.replace(/"sha256":"[0-9a-f]+"/, `"sha256":"${digest}"`);
   return lines.join("\n");
 }
@@ -47,10 +58,18 @@ async function importRefusal(target: TestDb, document: TransferDocument): Promis
 }
 
 async function populate(db: TestDb): Promise<void> {
-  await db.db.insertInto("users").values({ username: "ada", password_hash: "$2b$10$abcdefghijklmnopqrstuuJ0mJ0mJ0mJ0mJ0mJ0mJ0mJ0mJ0mJ0m", root_role: 1 }).execute();
+  await db.db
+    .insertInto("users")
+    .values({ username: "ada", password_hash: "$2b$10$abcdefghijklmnopqrstuuJ0mJ0mJ0mJ0mJ0mJ0mJ0mJ0mJ0mJ0m", root_role: 1 })
+    .execute();
   await db.db.insertInto("users").values({ username: "bo", email: "bo@example.com", root_role: 3 }).execute();
-  await db.db.insertInto("api_tokens").values({ type: "admin", token_name: "ci", secret_hash: "f".repeat(64), projects: JSON.stringify(["*"]), environment: "*" }).execute();
-  await sql`insert into banners (message, created_at) values ('first', '2026-01-02 03:04:05.123456+00'), ('second', '2026-01-02 03:04:05.123457+00')`.execute(db.db);
+  await db.db
+    .insertInto("api_tokens")
+    .values({ type: "admin", token_name: "ci", secret_hash: "f".repeat(64), projects: JSON.stringify(["*"]), environment: "*" })
+    .execute();
+  await sql`insert into banners (message, created_at) values ('first', '2026-01-02 03:04:05.123456+00'), ('second', '2026-01-02 03:04:05.123457+00')`.execute(
+    db.db,
+  );
   await db.db.deleteFrom("banners").where("message", "=", "first").execute();
   await db.db.insertInto("projects").values({ id: "web", name: "Web", description: null }).execute();
   await db.db.deleteFrom("projects").where("id", "=", "default").execute();
@@ -58,7 +77,12 @@ async function populate(db: TestDb): Promise<void> {
   await db.db.insertInto("features").values({ name: "checkout", project_id: "web" }).execute();
   await db.db
     .insertInto("feature_environments")
-    .values({ feature_name: "checkout", environment_name: "production", enabled: true, variants: JSON.stringify([{ name: "a", weight: 1000 }]) })
+    .values({
+      feature_name: "checkout",
+      environment_name: "production",
+      enabled: true,
+      variants: JSON.stringify([{ name: "a", weight: 1000 }]),
+    })
     .execute();
   await sql`insert into events (type, created_by, data) values ('feature-created', 'ada', '{"name":"checkout","n":1.50}')`.execute(db.db);
 }
@@ -76,7 +100,10 @@ test("the export covers every table and column of the migrated schema, parents b
     const inDocument = document.tables.flatMap((t) => t.columns.map((c) => `${t.name}.${c}`)).sort();
     assert.equal(inDocument, inSchema);
     const names = document.tables.map((t) => t.name);
-    assert.ok(names.indexOf("projects") < names.indexOf("features") && names.indexOf("users") < names.indexOf("change_requests"), names.join());
+    assert.ok(
+      names.indexOf("projects") < names.indexOf("features") && names.indexOf("users") < names.indexOf("change_requests"),
+      names.join(),
+    );
     assert.is(document.header.schema, Object.keys(migrations).sort().at(-1));
   } finally {
     await db.close();
@@ -111,8 +138,14 @@ test("import refuses a document of another schema or format version", () =>
   withTwoDatabases(async (source, target) => {
     const text = await exported(source);
     const older = readDocument(resealed(text.replace(/"schema":"[^"]+"/, '"schema":"2020-01-01T00-00-old"')));
-    assert.match((await importRefusal(target, older)).message, /^line 1: the document is of schema 2020-01-01T00-00-old, this database is at /);
-    assert.throws(() => readDocument(resealed(text.replace('"format":1', '"format":2'))), /^line 1: the document's format is 2; this Vexil reads format 1$/);
+    assert.match(
+      (await importRefusal(target, older)).message,
+      /^line 1: the document is of schema 2020-01-01T00-00-old, this database is at /,
+    );
+    assert.throws(
+      () => readDocument(resealed(text.replace('"format":1', '"format":2'))),
+      /^line 1: the document's format is 2; this Vexil reads format 1$/,
+    );
   }));
 
 test("a changed, broken or cut document is refused with the line it broke on", () =>
@@ -124,10 +157,19 @@ test("a changed, broken or cut document is refused with the line it broke on", (
     const trailer = lines.findIndex((l) => l.startsWith('{"trailer":'));
     const withLine = (at: number, line: string) => lines.map((l, i) => (i === at ? line : l)).join("\n");
 
-    assert.throws(() => readDocument(withLine(banner, lines[banner]!.replace("second", "changed"))), new RegExp(`^line ${trailer + 1}: the sha256 digest does not match`));
+    assert.throws(
+      () => readDocument(withLine(banner, lines[banner]!.replace("second", "changed"))),
+      new RegExp(`^line ${trailer + 1}: the sha256 digest does not match`),
+    );
     assert.throws(() => readDocument(withLine(banner, lines[banner]!.slice(0, 20))), new RegExp(`^line ${banner + 1}: not a JSON record`));
-    assert.throws(() => readDocument(withLine(banner, '["2","only two"],')), new RegExp(`^line ${banner + 1}: a row of banners must hold 11 values`));
-    assert.throws(() => readDocument(lines.slice(0, banner + 1).join("\n")), new RegExp(`^line ${banner + 2}: the document ends before its trailer`));
+    assert.throws(
+      () => readDocument(withLine(banner, '["2","only two"],')),
+      new RegExp(`^line ${banner + 1}: a row of banners must hold 11 values`),
+    );
+    assert.throws(
+      () => readDocument(lines.slice(0, banner + 1).join("\n")),
+      new RegExp(`^line ${banner + 2}: the document ends before its trailer`),
+    );
     assert.throws(() => readDocument(lines.slice(0, -2).join("\n")), new RegExp(`^line ${trailer + 2}: the trailer must be followed`));
     assert.throws(() => readDocument(withLine(banner, "")), new RegExp(`^line ${banner + 1}: not a JSON record`));
 
@@ -136,7 +178,10 @@ test("a changed, broken or cut document is refused with the line it broke on", (
     const refusal = await importRefusal(target, readDocument(forged));
     assert.match(refusal.message, new RegExp(`^lines ${banner + 1}-${banner + 1}: rows of banners the database refused`));
     assert.equal(await target.db.selectFrom("users").select("id").execute(), []);
-    assert.equal((await target.db.selectFrom("projects").select("id").execute()).map((p) => p.id), ["default"]);
+    assert.equal(
+      (await target.db.selectFrom("projects").select("id").execute()).map((p) => p.id),
+      ["default"],
+    );
   }));
 
 test.run();

@@ -97,13 +97,27 @@ export { dependencyInputSchema, type FeatureDependency } from "./dependencies/fe
 export { addFeatureDependency, deleteFeatureDependency } from "./dependencies/write-feature-dependency.ts";
 export type { ClientFeature, ClientFeatureSet, ClientSegment, ClientStrategy } from "./client-features/client-feature.ts";
 export { ALL_PROJECTS, loadClientFeatures } from "./client-features/load-client-features.ts";
-export { clientFeatureFrom, type ClientFeaturesQuery, type RenderedClientFeatures, renderClientFeatures } from "./client-features/render-client-features.ts";
-export { type ClientFeatureSnapshots, createClientFeatureSnapshots, FLAG_CHANGES_CHANNEL } from "./client-features/client-feature-snapshots.ts";
+export {
+  clientFeatureFrom,
+  type ClientFeaturesQuery,
+  type RenderedClientFeatures,
+  renderClientFeatures,
+} from "./client-features/render-client-features.ts";
+export {
+  type ClientFeatureSnapshots,
+  createClientFeatureSnapshots,
+  FLAG_CHANGES_CHANNEL,
+} from "./client-features/client-feature-snapshots.ts";
 export { clientMetricsSchema, clientRegistrationSchema } from "./client-metrics/client-metrics-input.ts";
 export { registerClient } from "./client-metrics/register-client.ts";
 export { type ClientMetricsBuffer, createClientMetricsBuffer, type MetricCounts } from "./client-metrics/client-metrics-buffer.ts";
 export { storeClientMetrics } from "./client-metrics/store-client-metrics.ts";
-export { type ClientApplication, featureMetricsRaw, type FeatureMetricsRow, listClientApplications } from "./client-metrics/read-client-metrics.ts";
+export {
+  type ClientApplication,
+  featureMetricsRaw,
+  type FeatureMetricsRow,
+  listClientApplications,
+} from "./client-metrics/read-client-metrics.ts";
 export {
   CONTEXT_FIELDS,
   type FrontendContext,
@@ -120,5 +134,10 @@ export {
   type FrontendVariant,
 } from "./frontend-evaluation/frontend-evaluator.ts";
 export type { ClientDelta, ClientDeltaEvent, HydrationEvent } from "./client-streaming/client-delta-event.ts";
-export { type ClientFeatureHub, type ClientFeatureUpdate, createClientFeatureHub, DEFAULT_HISTORY } from "./client-streaming/client-feature-hub.ts";
+export {
+  type ClientFeatureHub,
+  type ClientFeatureUpdate,
+  createClientFeatureHub,
+  DEFAULT_HISTORY,
+} from "./client-streaming/client-feature-hub.ts";
 export { type ClientFeatureHubs, type ClientFeatureHubsOptions, createClientFeatureHubs } from "./client-streaming/client-feature-hubs.ts";

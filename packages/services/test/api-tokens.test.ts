@@ -18,14 +18,30 @@ const write = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => db.transaction()
 test("API tokens carry Unleash's prefix and stand for an admin or a client", async () => {
   const adminToken = await write((trx) => createApiToken(trx, admin, { tokenName: "ops", type: "admin" }));
   assert.match(adminToken.secret, /^\*:\*\.[0-9a-f]{64}$/);
-  const client = await write((trx) => createApiToken(trx, admin, { tokenName: "sdk", type: "client", projects: ["default"], environment: "production" }));
+  const client = await write((trx) =>
+    createApiToken(trx, admin, { tokenName: "sdk", type: "client", projects: ["default"], environment: "production" }),
+  );
   assert.match(client.secret, /^default:production\./);
-  assert.equal((await lookUpTokenPrincipal(db, adminToken.secret))?.value, { kind: "admin-token", tokenId: adminToken.id, tokenName: "ops" });
-  assert.equal((await lookUpTokenPrincipal(db, client.secret))?.value, { kind: "client-token", tokenId: client.id, tokenName: "sdk", type: "client", projects: ["default"], environment: "production" });
+  assert.equal((await lookUpTokenPrincipal(db, adminToken.secret))?.value, {
+    kind: "admin-token",
+    tokenId: adminToken.id,
+    tokenName: "ops",
+  });
+  assert.equal((await lookUpTokenPrincipal(db, client.secret))?.value, {
+    kind: "client-token",
+    tokenId: client.id,
+    tokenName: "sdk",
+    type: "client",
+    projects: ["default"],
+    environment: "production",
+  });
   assert.is(await lookUpTokenPrincipal(db, `${client.secret}x`), null);
   const stored = await db.selectFrom("api_tokens").select("secret_hash").where("id", "=", client.id).executeTakeFirstOrThrow();
   assert.not.match(stored.secret_hash, /default:production/, "only a hash of the secret is stored");
-  await rejects(write((trx) => createApiToken(trx, admin, { tokenName: "x", type: "client", environment: "nowhere" })), ValidationError);
+  await rejects(
+    write((trx) => createApiToken(trx, admin, { tokenName: "x", type: "client", environment: "nowhere" })),
+    ValidationError,
+  );
 });
 
 test("a personal token acts as its user, is listed and revoked only by them, and ends when it expires", async () => {
@@ -33,19 +49,44 @@ test("a personal token acts as its user, is listed and revoked only by them, and
   const found = await lookUpTokenPrincipal(db, pat.secret);
   assert.equal(found?.value, { kind: "user", userId: user.id, username: "tess", rootRole: RootRole.Editor, via: "personal-token" });
   assert.equal(found?.tags, [`token:${pat.id}`, `user:${user.id}`]);
-  assert.equal((await listApiTokens(db, { userId: user.id })).map((t) => t.id), [pat.id]);
-  assert.not.ok((await listApiTokens(db)).some((t) => t.id === pat.id), "the admin list leaves personal tokens out");
-  await rejects(write((trx) => createPersonalToken(trx, admin, { description: "x", expiresAt: null })), NoAccessError);
-  await rejects(write((trx) => createPersonalToken(trx, tess, { description: "x", expiresAt: new Date(Date.now() - 1000) })), ValidationError);
-  await rejects(write((trx) => deleteApiToken(trx, tess, pat.id, { userId: user.id + 1 })), NotFoundError);
-  await rejects(write((trx) => deleteApiToken(trx, admin, pat.id)), NotFoundError);
+  assert.equal(
+    (await listApiTokens(db, { userId: user.id })).map((t) => t.id),
+    [pat.id],
+  );
+  assert.not.ok(
+    (await listApiTokens(db)).some((t) => t.id === pat.id),
+    "the admin list leaves personal tokens out",
+  );
+  await rejects(
+    write((trx) => createPersonalToken(trx, admin, { description: "x", expiresAt: null })),
+    NoAccessError,
+  );
+  await rejects(
+    write((trx) => createPersonalToken(trx, tess, { description: "x", expiresAt: new Date(Date.now() - 1000) })),
+    ValidationError,
+  );
+  await rejects(
+    write((trx) => deleteApiToken(trx, tess, pat.id, { userId: user.id + 1 })),
+    NotFoundError,
+  );
+  await rejects(
+    write((trx) => deleteApiToken(trx, admin, pat.id)),
+    NotFoundError,
+  );
   await write((trx) => deleteApiToken(trx, tess, pat.id, { userId: user.id }));
   assert.is(await lookUpTokenPrincipal(db, pat.secret), null);
 
   const expiring = await write((trx) => createPersonalToken(trx, tess, { description: "short", expiresAt: new Date(Date.now() + 60_000) }));
   const soon = await lookUpTokenPrincipal(db, expiring.secret);
-  assert.ok(soon && soon.expiresInMs !== null && soon.expiresInMs > 0 && soon.expiresInMs <= 60_000, "a cache keeps it no longer than it lives");
-  await db.updateTable("api_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", expiring.id).execute();
+  assert.ok(
+    soon && soon.expiresInMs !== null && soon.expiresInMs > 0 && soon.expiresInMs <= 60_000,
+    "a cache keeps it no longer than it lives",
+  );
+  await db
+    .updateTable("api_tokens")
+    .set({ expires_at: new Date(Date.now() - 1000) })
+    .where("id", "=", expiring.id)
+    .execute();
   assert.is(await lookUpTokenPrincipal(db, expiring.secret), null);
 });
 

@@ -20,8 +20,7 @@ const { db, write } = testDb;
 const admin: Principal = { kind: "admin-token", tokenId: 1, tokenName: "ci-token" };
 const alice: Principal = { kind: "user", userId: 7, username: "alice", rootRole: 1, via: "session" };
 
-const bannerEvents = () =>
-  db.selectFrom("events").selectAll().where("type", "like", "banner-%").orderBy("id").execute();
+const bannerEvents = () => db.selectFrom("events").selectAll().where("type", "like", "banner-%").orderBy("id").execute();
 const bannerCount = async () => Number((await db.selectFrom("banners").select(db.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
 
 /** A banner as its event stores it: JSON, so the date is an ISO string. */
@@ -93,11 +92,20 @@ test("create records banner-created with the stored banner, in the same transact
 
 test("create refuses an empty or blank message and an unknown variant, storing nothing", async () => {
   for (const message of ["", "   ", "\n\t"]) {
-    const error = await rejects(write((trx) => createBanner(trx, admin, { message })), ValidationError);
+    const error = await rejects(
+      write((trx) => createBanner(trx, admin, { message })),
+      ValidationError,
+    );
     assert.equal(error.details, [{ path: "message", message: "must not be empty" }]);
   }
-  const error = await rejects(write((trx) => createBanner(trx, admin, { message: "m", variant: "danger" as never })), ValidationError);
-  assert.equal(error.details.map((d) => d.path), ["variant"]);
+  const error = await rejects(
+    write((trx) => createBanner(trx, admin, { message: "m", variant: "danger" as never })),
+    ValidationError,
+  );
+  assert.equal(
+    error.details.map((d) => d.path),
+    ["variant"],
+  );
   assert.is(await bannerCount(), 0);
   assert.equal(await bannerEvents(), []);
 });
@@ -107,7 +115,10 @@ test("ids and createdAt sort the same way under concurrent creates", async () =>
     Array.from({ length: 60 }, (_, i) => write((trx) => createBanner(trx, admin, { message: `banner ${i}` }))),
   );
   const stored = await db.selectFrom("banners").select(["id", "created_at"]).orderBy("id").execute();
-  assert.equal(stored.map((r) => r.id), created.map((b) => b.id).sort((a, b) => a - b));
+  assert.equal(
+    stored.map((r) => r.id),
+    created.map((b) => b.id).sort((a, b) => a - b),
+  );
   for (let i = 1; i < stored.length; i++) {
     const [prev, next] = [stored[i - 1]!, stored[i]!];
     // Strictly later, and at the millisecond precision the API shows.
@@ -130,7 +141,10 @@ test("createdAt never goes back, even when the newest banner's time is ahead of 
 
 test("the list is newest first", async () => {
   for (const message of ["one", "two", "three"]) await write((trx) => createBanner(trx, admin, { message }));
-  assert.equal((await listBanners(db)).map((b) => b.message), ["three", "two", "one"]);
+  assert.equal(
+    (await listBanners(db)).map((b) => b.message),
+    ["three", "two", "one"],
+  );
 });
 
 test("update: undefined keeps a field, null clears it, a value replaces it", async () => {
@@ -144,7 +158,10 @@ test("update: undefined keeps a field, null clears it, a value replaces it", asy
   assert.equal(await listBanners(db), [after]);
 
   const events = await bannerEvents();
-  assert.equal(events.map((e) => e.type), ["banner-created", "banner-updated"]);
+  assert.equal(
+    events.map((e) => e.type),
+    ["banner-created", "banner-updated"],
+  );
   assert.equal(events[1]?.data, asJson(after));
   assert.equal(events[1]?.pre_data, asJson(before));
   assert.is(events[1]?.created_by, "alice");
@@ -154,16 +171,31 @@ test("update with nothing to change returns the banner as it is and still record
   const banner = await write((trx) => createBanner(trx, admin, { message: "m" }));
   assert.equal(await write((trx) => updateBanner(trx, admin, banner.id, {})), banner);
   const updated = (await bannerEvents()).filter((e) => e.type === "banner-updated");
-  assert.equal(updated.map((e) => [e.data, e.pre_data]), [[asJson(banner), asJson(banner)]]);
+  assert.equal(
+    updated.map((e) => [e.data, e.pre_data]),
+    [[asJson(banner), asJson(banner)]],
+  );
 });
 
 test("update refuses an empty message and an unknown variant, changing nothing", async () => {
   const banner = await write((trx) => createBanner(trx, admin, { message: "keep me" }));
-  await rejects(write((trx) => updateBanner(trx, admin, banner.id, { message: "" })), ValidationError);
-  await rejects(write((trx) => updateBanner(trx, admin, banner.id, { message: null as never })), ValidationError);
-  await rejects(write((trx) => updateBanner(trx, admin, banner.id, { variant: "purple" as never })), ValidationError);
+  await rejects(
+    write((trx) => updateBanner(trx, admin, banner.id, { message: "" })),
+    ValidationError,
+  );
+  await rejects(
+    write((trx) => updateBanner(trx, admin, banner.id, { message: null as never })),
+    ValidationError,
+  );
+  await rejects(
+    write((trx) => updateBanner(trx, admin, banner.id, { variant: "purple" as never })),
+    ValidationError,
+  );
   assert.equal(await listBanners(db), [banner]);
-  assert.equal((await bannerEvents()).map((e) => e.type), ["banner-created"]);
+  assert.equal(
+    (await bannerEvents()).map((e) => e.type),
+    ["banner-created"],
+  );
 });
 
 test("on and off set enabled and record banner-updated", async () => {
@@ -188,19 +220,34 @@ test("delete removes the banner, returns it and records banner-deleted", async (
   assert.equal(await write((trx) => deleteBanner(trx, alice, gone.id)), gone);
   assert.equal(await listBanners(db), [keep]);
   const deleted = (await bannerEvents()).filter((e) => e.type === "banner-deleted");
-  assert.equal(deleted.map((e) => [e.data, e.pre_data, e.created_by]), [[null, asJson(gone), "alice"]]);
+  assert.equal(
+    deleted.map((e) => [e.data, e.pre_data, e.created_by]),
+    [[null, asJson(gone), "alice"]],
+  );
 });
 
 test("an unknown id is NotFoundError for update, on/off and delete, and nothing is recorded", async () => {
   const banner = await write((trx) => createBanner(trx, admin, { message: "m" }));
   await write((trx) => deleteBanner(trx, admin, banner.id));
   for (const id of [banner.id, 999_999, Number.MAX_SAFE_INTEGER]) {
-    const error = await rejects(write((trx) => updateBanner(trx, admin, id, { message: "x" })), NotFoundError);
+    const error = await rejects(
+      write((trx) => updateBanner(trx, admin, id, { message: "x" })),
+      NotFoundError,
+    );
     assert.is(error.message, `There is no banner with id ${id}.`);
-    await rejects(write((trx) => setBannerEnabled(trx, admin, id, false)), NotFoundError);
-    await rejects(write((trx) => deleteBanner(trx, admin, id)), NotFoundError);
+    await rejects(
+      write((trx) => setBannerEnabled(trx, admin, id, false)),
+      NotFoundError,
+    );
+    await rejects(
+      write((trx) => deleteBanner(trx, admin, id)),
+      NotFoundError,
+    );
   }
-  assert.equal((await bannerEvents()).map((e) => e.type), ["banner-created", "banner-deleted"]);
+  assert.equal(
+    (await bannerEvents()).map((e) => e.type),
+    ["banner-created", "banner-deleted"],
+  );
 });
 
 test.after(async () => {

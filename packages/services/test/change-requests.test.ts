@@ -28,7 +28,11 @@ const { db, write, close } = await openTestDb();
 let userCount = 0;
 async function user(rootRole: RootRoleId): Promise<Principal> {
   const username = `cr-user-${++userCount}`;
-  const row = await db.insertInto("users").values({ username, email: null, name: null, password_hash: null, root_role: rootRole, seen_at: null }).returning("id").executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto("users")
+    .values({ username, email: null, name: null, password_hash: null, root_role: rootRole, seen_at: null })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   return { kind: "user", userId: row.id, username, rootRole, via: "session" };
 }
 
@@ -59,8 +63,13 @@ async function newFeature(): Promise<string> {
   return name;
 }
 const variants = (name: string) => [{ name, weight: 1000, weightType: "variable", stickiness: "default" }];
-const propose = (by: Principal, feature: string, environment = "development", action: ChangeAction = "patchVariant", payload: unknown = { variants: variants("blue") }) =>
-  write((trx) => addChange(trx, by, { projectId: "default", environment, feature, action, payload }));
+const propose = (
+  by: Principal,
+  feature: string,
+  environment = "development",
+  action: ChangeAction = "patchVariant",
+  payload: unknown = { variants: variants("blue") },
+) => write((trx) => addChange(trx, by, { projectId: "default", environment, feature, action, payload }));
 const move = (by: Principal, id: number, change: StateChange) => write((trx) => moveChangeRequest(trx, by, "default", id, change));
 const stored = async (id: number) => {
   const [view] = await loadChangeRequests(db, [id]);
@@ -69,7 +78,9 @@ const stored = async (id: number) => {
 const eventsFor = (id: number) =>
   db.selectFrom("events").select(["type", "data", "pre_data"]).where(sql<string>`data->>'id'`, "=", String(id)).orderBy("id").execute();
 const variantsIn = async (feature: string, environment: string) =>
-  (await featureWithEnvironments(db, { projectId: "default", featureName: feature })).environments.find((e) => e.name === environment)?.variants.map((v) => v.name);
+  (await featureWithEnvironments(db, { projectId: "default", featureName: feature })).environments
+    .find((e) => e.name === environment)
+    ?.variants.map((v) => v.name);
 
 /** A request of one change, moved to `state` by its author and one approver. */
 async function requestIn(state: "In review" | "Approved" | "Scheduled", feature?: string): Promise<number> {
@@ -87,29 +98,56 @@ test("addChange creates a Draft with the change and its events; a second change 
   const id = await propose(author, first);
   assert.is(await propose(author, second, "development", "updateEnabled", { enabled: true }), id);
   const view = await stored(id);
-  assert.equal([view.state, view.environment, view.minApprovals, view.createdBy.id], ["Draft", "development", 1, (author as { userId: number }).userId]);
-  assert.equal(view.features.map((f) => [f.name, f.changes.map((c) => [c.action, c.payload])]), [
-    [first, [["patchVariant", { variants: variants("blue") }]]],
-    [second, [["updateEnabled", { enabled: true }]]],
-  ]);
-  assert.equal((await eventsFor(id)).map((e) => e.type), ["change-request-created"]);
-  const added = await db.selectFrom("events").select("data").where("type", "=", "change-request-change-added").where(sql<string>`data->>'changeRequestId'`, "=", String(id)).execute();
+  assert.equal(
+    [view.state, view.environment, view.minApprovals, view.createdBy.id],
+    ["Draft", "development", 1, (author as { userId: number }).userId],
+  );
+  assert.equal(
+    view.features.map((f) => [f.name, f.changes.map((c) => [c.action, c.payload])]),
+    [
+      [first, [["patchVariant", { variants: variants("blue") }]]],
+      [second, [["updateEnabled", { enabled: true }]]],
+    ],
+  );
+  assert.equal(
+    (await eventsFor(id)).map((e) => e.type),
+    ["change-request-created"],
+  );
+  const added = await db
+    .selectFrom("events")
+    .select("data")
+    .where("type", "=", "change-request-change-added")
+    .where(sql<string>`data->>'changeRequestId'`, "=", String(id))
+    .execute();
   assert.is(added.length, 2);
   assert.equal(await variantsIn(first, "development"), [], "nothing is applied before the request is");
 });
 
 test("addChange refuses tokens, environments without change requests, unknown features and bad payloads, storing nothing", async () => {
   const feature = await newFeature();
-  const count = async () => Number((await db.selectFrom("change_requests").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  const count = async () =>
+    Number(
+      (
+        await db
+          .selectFrom("change_requests")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const before = await count();
   await rejects(propose(token, feature), NoAccessError);
-  assert.match((await rejects(propose(author, feature, "development", "patchVariant", { colour: "blue" }), ValidationError)).message, /The patchVariant payload/);
+  assert.match(
+    (await rejects(propose(author, feature, "development", "patchVariant", { colour: "blue" }), ValidationError)).message,
+    /The patchVariant payload/,
+  );
   await write((trx) => setChangeRequestConfig(trx, null, "default", "development", { changeRequestsEnabled: false, requiredApprovals: 1 }));
   try {
     const error = await rejects(propose(author, feature), ValidationError);
     assert.is(error.message, 'Change requests are not enabled for the "development" environment of the project "default".');
   } finally {
-    await write((trx) => setChangeRequestConfig(trx, null, "default", "development", { changeRequestsEnabled: true, requiredApprovals: 1 }));
+    await write((trx) =>
+      setChangeRequestConfig(trx, null, "default", "development", { changeRequestsEnabled: true, requiredApprovals: 1 }),
+    );
   }
   await rejects(propose(author, "ghost"), NotFoundError);
   await rejects(propose(author, feature, "development", "updateEnabled", { enabled: "yes" }), ValidationError);
@@ -123,18 +161,27 @@ test("submitting: only the author moves a Draft to review", async () => {
   assert.is(error.message, "Only the author can submit a change request for review.");
   await move(author, id, { state: "In review" });
   assert.is((await stored(id)).state, "In review");
-  assert.equal((await eventsFor(id)).map((e) => [e.type, e.pre_data]), [
-    ["change-request-created", null],
-    ["change-request-in-review", { id, state: "Draft" }],
-  ]);
+  assert.equal(
+    (await eventsFor(id)).map((e) => [e.type, e.pre_data]),
+    [
+      ["change-request-created", null],
+      ["change-request-in-review", { id, state: "Draft" }],
+    ],
+  );
 });
 
 test("a transition the state machine does not allow is refused and changes nothing", async () => {
   const id = await propose(author, await newFeature());
   const error = await rejects(move(admin, id, { state: "Applied" }), ValidationError);
-  assert.is(error.message, `Cannot move change request ${id} from "Draft" to "Applied"; from "Draft" it can go to "In review", "Cancelled".`);
+  assert.is(
+    error.message,
+    `Cannot move change request ${id} from "Draft" to "Applied"; from "Draft" it can go to "In review", "Cancelled".`,
+  );
   assert.is((await stored(id)).state, "Draft");
-  assert.equal((await eventsFor(id)).map((e) => e.type), ["change-request-created"]);
+  assert.equal(
+    (await eventsFor(id)).map((e) => e.type),
+    ["change-request-created"],
+  );
 });
 
 test("approving: not one's own, not without the permission, and only Approved once enough users approve", async () => {
@@ -152,7 +199,11 @@ test("approving: not one's own, not without the permission, and only Approved on
   assert.is((await stored(id)).approvals.length, 1, "the same user approving again counts once");
   await move(secondApprover, id, { state: "Approved" });
   assert.is((await stored(id)).state, "Approved");
-  assert.equal((await eventsFor(id)).map((e) => e.type).slice(2), ["change-request-approval-added", "change-request-approval-added", "change-request-approved"]);
+  assert.equal((await eventsFor(id)).map((e) => e.type).slice(2), [
+    "change-request-approval-added",
+    "change-request-approval-added",
+    "change-request-approved",
+  ]);
 });
 
 test("a change added to an approved request sends it back to review and clears its approvals", async () => {
@@ -168,15 +219,24 @@ test("rejecting: by a reviewer, not by the author; a Rejected request is final",
   const own = await rejects(move(author, id, { state: "Rejected" }), NoAccessError);
   assert.is(own.message, "You cannot reject your own change request; cancel it instead.");
   await move(approver, id, { state: "Rejected", comment: "Not now" });
-  assert.equal((await stored(id)).rejections.map((r) => r.text), ["Not now"]);
+  assert.equal(
+    (await stored(id)).rejections.map((r) => r.text),
+    ["Not now"],
+  );
   const final = await rejects(move(author, id, { state: "Cancelled" }), ValidationError);
-  assert.is(final.message, `Cannot move change request ${id} from "Rejected" to "Cancelled"; from "Rejected" it can go to nothing (it is final).`);
+  assert.is(
+    final.message,
+    `Cannot move change request ${id} from "Rejected" to "Cancelled"; from "Rejected" it can go to nothing (it is final).`,
+  );
 });
 
 test("cancelling: by the author or an Admin, nobody else; a comment is kept", async () => {
   const id = await requestIn("In review");
   for (const by of [approver, viewer]) {
-    assert.is((await rejects(move(by, id, { state: "Cancelled" }), NoAccessError)).message, "Only the author or an Admin can cancel a change request.");
+    assert.is(
+      (await rejects(move(by, id, { state: "Cancelled" }), NoAccessError)).message,
+      "Only the author or an Admin can cancel a change request.",
+    );
   }
   await move(author, id, { state: "Cancelled", comment: "Changed my mind" });
   const cancelled = await stored(id);
@@ -190,7 +250,10 @@ test("scheduling: needs APPLY_CHANGE_REQUEST and a time in the future", async ()
   const id = await requestIn("Approved");
   await rejects(move(viewer, id, { state: "Scheduled", scheduledAt: new Date(Date.now() + 60_000) }), NoAccessError);
   assert.is((await rejects(move(approver, id, { state: "Scheduled" }), ValidationError)).message, "Scheduling needs `scheduledAt`.");
-  assert.is((await rejects(move(approver, id, { state: "Scheduled", scheduledAt: new Date(Date.now() - 60_000) }), ValidationError)).message, "`scheduledAt` must be in the future.");
+  assert.is(
+    (await rejects(move(approver, id, { state: "Scheduled", scheduledAt: new Date(Date.now() - 60_000) }), ValidationError)).message,
+    "`scheduledAt` must be in the future.",
+  );
   assert.is((await stored(id)).state, "Approved");
   const at = new Date(Date.now() + 3600_000);
   await move(approver, id, { state: "Scheduled", scheduledAt: at });
@@ -206,19 +269,44 @@ test("applying by hand and by the scheduler take one path: the same changes and 
 
   let before = await eventCount();
   await move(approver, manualId, { state: "Applied" });
-  const manualEvents = await db.selectFrom("events").select(["type", "feature_name", "data", "pre_data"]).where("id", ">", before).orderBy("id").execute();
+  const manualEvents = await db
+    .selectFrom("events")
+    .select(["type", "feature_name", "data", "pre_data"])
+    .where("id", ">", before)
+    .orderBy("id")
+    .execute();
 
-  await db.updateTable("change_requests").set({ scheduled_at: sql<Date>`now() - interval '1 second'` }).where("id", "=", scheduledId).execute();
+  await db
+    .updateTable("change_requests")
+    .set({ scheduled_at: sql<Date>`now() - interval '1 second'` })
+    .where("id", "=", scheduledId)
+    .execute();
   before = await eventCount();
   assert.equal(await runDueChangeRequests(db), { applied: [scheduledId], failed: [] });
-  const scheduledEvents = await db.selectFrom("events").select(["type", "feature_name", "data", "pre_data"]).where("id", ">", before).orderBy("id").execute();
+  const scheduledEvents = await db
+    .selectFrom("events")
+    .select(["type", "feature_name", "data", "pre_data"])
+    .where("id", ">", before)
+    .orderBy("id")
+    .execute();
 
-  assert.equal(manualEvents.map((e) => e.type), ["feature-environment-variants-updated", "change-request-applied"]);
+  assert.equal(
+    manualEvents.map((e) => e.type),
+    ["feature-environment-variants-updated", "change-request-applied"],
+  );
   const normalise = (events: typeof manualEvents, id: number, feature: string) =>
     JSON.parse(JSON.stringify(events).replaceAll(`"${feature}"`, '"F"').replaceAll(`"id":${id}`, '"id":0'));
   assert.equal(normalise(manualEvents, manualId, manual), normalise(scheduledEvents, scheduledId, scheduled));
-  assert.equal(manualEvents.at(-1), { type: "change-request-applied", feature_name: null, data: { id: manualId, state: "Applied" }, pre_data: { id: manualId, state: "Scheduled" } });
-  for (const [id, feature] of [[manualId, manual], [scheduledId, scheduled]] as const) {
+  assert.equal(manualEvents.at(-1), {
+    type: "change-request-applied",
+    feature_name: null,
+    data: { id: manualId, state: "Applied" },
+    pre_data: { id: manualId, state: "Scheduled" },
+  });
+  for (const [id, feature] of [
+    [manualId, manual],
+    [scheduledId, scheduled],
+  ] as const) {
     assert.is((await stored(id)).state, "Applied");
     assert.equal(await variantsIn(feature, "development"), ["blue"]);
   }
@@ -237,7 +325,9 @@ test("applying needs APPLY_CHANGE_REQUEST; a change that is no longer valid is r
   const error = await rejects(move(approver, id, { state: "Applied" }), ValidationError);
   assert.match(error.message, /can no longer be applied/);
   assert.is((await stored(id)).state, "Approved");
-  const enabled = (await featureWithEnvironments(db, { projectId: "default", featureName: feature })).environments.find((e) => e.name === "development")?.enabled;
+  const enabled = (await featureWithEnvironments(db, { projectId: "default", featureName: feature })).environments.find(
+    (e) => e.name === "development",
+  )?.enabled;
   assert.is(enabled, false, "the first change was rolled back with the second");
 });
 
@@ -245,7 +335,10 @@ test("requireChangeRequest: an unknown project or request is NotFoundError", asy
   const id = await propose(author, await newFeature());
   assert.is((await requireChangeRequest(db, "default", id)).id, id);
   assert.is((await rejects(requireChangeRequest(db, "ghost", id), NotFoundError)).message, 'The project "ghost" does not exist.');
-  assert.is((await rejects(requireChangeRequest(db, "default", 999_999), NotFoundError)).message, 'There is no change request 999999 in the project "default".');
+  assert.is(
+    (await rejects(requireChangeRequest(db, "default", 999_999), NotFoundError)).message,
+    'There is no change request 999999 in the project "default".',
+  );
 });
 
 test.after(() => close());

@@ -28,9 +28,15 @@ test("a hub starts at the event log's revision and hands each change, diffed, to
   const hub = createClientFeatureHub(load);
   await hub.ready();
   const start = hub.revision;
-  const last = await db.selectFrom("events").select((eb) => eb.fn.max("id").as("id")).executeTakeFirstOrThrow();
+  const last = await db
+    .selectFrom("events")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .executeTakeFirstOrThrow();
   assert.is(start, last.id);
-  assert.equal(hub.hydration().features.map((f) => f.name), ["hub-a", "hub-b"]);
+  assert.equal(
+    hub.hydration().features.map((f) => f.name),
+    ["hub-a", "hub-b"],
+  );
 
   const updates: ClientFeatureUpdate[] = [];
   hub.subscribe((update) => updates.push(update));
@@ -38,7 +44,10 @@ test("a hub starts at the event log's revision and hands each change, diffed, to
   await hub.refresh();
   assert.is(updates.length, 1);
   assert.ok(hub.revision > start);
-  assert.equal(updates[0]?.events.map((e) => [e.type, e.eventId, e.type === "feature-updated" && e.feature.enabled]), [["feature-updated", hub.revision, true]]);
+  assert.equal(
+    updates[0]?.events.map((e) => [e.type, e.eventId, e.type === "feature-updated" && e.feature.enabled]),
+    [["feature-updated", hub.revision, true]],
+  );
 
   // Nothing changed: no update, no new revision.
   await hub.refresh();
@@ -61,12 +70,18 @@ test("the history is bounded: past it an SDK gets a hydration; within it, one ev
   }
   const sinceStart = hub.deltaSince(start);
   assert.is(sinceStart.kind, "events");
-  assert.equal(sinceStart.kind === "events" && sinceStart.events.map((e) => e.type === "feature-updated" && [e.feature.name, e.feature.enabled]), [["hub-a", false]]);
+  assert.equal(
+    sinceStart.kind === "events" && sinceStart.events.map((e) => e.type === "feature-updated" && [e.feature.name, e.feature.enabled]),
+    [["hub-a", false]],
+  );
   await flip("hub-b", true);
   await hub.refresh();
   assert.is(hub.deltaSince(start).kind, "hydration", "the first revision fell out of the history");
   const sinceFirst = hub.deltaSince(seen[0]);
-  assert.equal(sinceFirst.kind === "events" && sinceFirst.events.map((e) => e.type === "feature-updated" && e.feature.name), ["hub-a", "hub-b"]);
+  assert.equal(sinceFirst.kind === "events" && sinceFirst.events.map((e) => e.type === "feature-updated" && e.feature.name), [
+    "hub-a",
+    "hub-b",
+  ]);
 });
 
 test("refreshes asked for while one runs share one more read", async () => {

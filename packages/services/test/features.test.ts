@@ -44,27 +44,52 @@ test("createFeature stores the feature with defaults and its event", async () =>
 
 test("createFeature: names are unique across projects (409), URL-safe (400), of a known type (400)", async () => {
   const before = (await featureEvents()).length;
-  const taken = await rejects(write((trx) => createFeature(trx, bob, "other", { name: "checkout" })), NameExistsError);
+  const taken = await rejects(
+    write((trx) => createFeature(trx, bob, "other", { name: "checkout" })),
+    NameExistsError,
+  );
   assert.is(taken.message, 'A feature named "checkout" already exists.');
   for (const name of ["", ".", "..", "a b", "a/b", "ü", "x".repeat(101)]) {
-    const error = await rejects(write((trx) => createFeature(trx, bob, "default", { name })), ValidationError);
-    assert.equal(error.details.map((d) => d.path), ["name"], JSON.stringify(name));
+    const error = await rejects(
+      write((trx) => createFeature(trx, bob, "default", { name })),
+      ValidationError,
+    );
+    assert.equal(
+      error.details.map((d) => d.path),
+      ["name"],
+      JSON.stringify(name),
+    );
   }
-  const type = await rejects(write((trx) => createFeature(trx, bob, "default", { name: "t", type: "banana" })), ValidationError);
-  assert.equal(type.details.map((d) => d.path), ["type"]);
+  const type = await rejects(
+    write((trx) => createFeature(trx, bob, "default", { name: "t", type: "banana" })),
+    ValidationError,
+  );
+  assert.equal(
+    type.details.map((d) => d.path),
+    ["type"],
+  );
   assert.is((await featureEvents()).length, before);
 });
 
 test("createFeature in an unknown project is NotFoundError", async () => {
-  const error = await rejects(write((trx) => createFeature(trx, bob, "ghost", { name: "boo" })), NotFoundError);
+  const error = await rejects(
+    write((trx) => createFeature(trx, bob, "ghost", { name: "boo" })),
+    NotFoundError,
+  );
   assert.is(error.message, 'The project "ghost" does not exist.');
 });
 
 test("listFeatures lists one project's features by name; an unknown project is NotFoundError", async () => {
   await write((trx) => createFeature(trx, bob, "other", { name: "b-other" }));
   await write((trx) => createFeature(trx, bob, "default", { name: "a-first" }));
-  assert.equal((await listFeatures(db, "default")).map((f) => f.name), ["a-first", "checkout", "kill-all"]);
-  assert.equal((await listFeatures(db, "other")).map((f) => f.name), ["b-other"]);
+  assert.equal(
+    (await listFeatures(db, "default")).map((f) => f.name),
+    ["a-first", "checkout", "kill-all"],
+  );
+  assert.equal(
+    (await listFeatures(db, "other")).map((f) => f.name),
+    ["b-other"],
+  );
   await rejects(listFeatures(db, "ghost"), NotFoundError);
 });
 

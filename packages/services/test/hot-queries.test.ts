@@ -4,7 +4,14 @@ import { type Kysely, sql } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { Database } from "@vexil/db";
-import { addChange, createFeature, featureEnvironmentVariants, NotFoundError, pendingChangeRequestsFor, type Principal } from "../src/index.ts";
+import {
+  addChange,
+  createFeature,
+  featureEnvironmentVariants,
+  NotFoundError,
+  pendingChangeRequestsFor,
+  type Principal,
+} from "../src/index.ts";
 import { replaceFeatureEnvironmentVariants, setChangeRequestConfig } from "../src/index.ts";
 
 const testDb = await createTestDb();
@@ -16,9 +23,17 @@ const variant = { name: "blue", weight: 1000, weightType: "variable", stickiness
 await db.transaction().execute(async (trx) => {
   await createFeature(trx, null, "default", { name: "checkout" });
   await createFeature(trx, null, "default", { name: "search" });
-  await replaceFeatureEnvironmentVariants(trx, null, { projectId: "default", featureName: "checkout", environment: "production" }, [variant]);
+  await replaceFeatureEnvironmentVariants(trx, null, { projectId: "default", featureName: "checkout", environment: "production" }, [
+    variant,
+  ]);
   await setChangeRequestConfig(trx, null, "default", "production", { changeRequestsEnabled: true, requiredApprovals: 1 });
-  await addChange(trx, dana, { projectId: "default", environment: "production", feature: "search", action: "updateEnabled", payload: { enabled: true } });
+  await addChange(trx, dana, {
+    projectId: "default",
+    environment: "production",
+    feature: "search",
+    action: "updateEnabled",
+    payload: { enabled: true },
+  });
 });
 
 /** Reads variants and the pending list, which every dashboard and SDK-facing page polls. */
@@ -30,7 +45,10 @@ async function hotReads(on: Kysely<Database>) {
     featureEnvironmentVariants(on, path("search")),
     featureEnvironmentVariants(on, path("checkout", "nowhere")).catch((error: unknown) => error),
   ]);
-  assert.equal(checkout?.map((v) => v.name), ["blue"]);
+  assert.equal(
+    checkout?.map((v) => v.name),
+    ["blue"],
+  );
   assert.equal(search, []);
   assert.instance(missing, NotFoundError);
   assert.match((missing as Error).message, /environment "nowhere" does not exist/);
@@ -39,7 +57,10 @@ async function hotReads(on: Kysely<Database>) {
     pending.map((r) => [r.state, r.environment, r.createdBy.username, r.features.map((f) => f.name)]),
     [["Draft", "production", "dana", ["search"]]],
   );
-  assert.equal(await pendingChangeRequestsFor(on, { kind: "user", userId: userId + 1, username: "eve", rootRole: 2, via: "session" }, "default"), []);
+  assert.equal(
+    await pendingChangeRequestsFor(on, { kind: "user", userId: userId + 1, username: "eve", rootRole: 2, via: "session" }, "default"),
+    [],
+  );
   const unknown = await pendingChangeRequestsFor(on, dana, "nope").catch((error: unknown) => error);
   assert.instance(unknown, NotFoundError);
 }

@@ -16,14 +16,29 @@ const attempt = (limits: Partial<LoginLimits>, username: string, password: strin
 
 /** Runs `count` attempts at once and tells how each ended. */
 async function atOnce(count: number, run: (i: number) => Promise<unknown>) {
-  const outcomes = await Promise.all(Array.from({ length: count }, (_, i) => run(i).then(() => "ok", (error: unknown) => (error as Error).constructor.name)));
+  const outcomes = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      run(i).then(
+        () => "ok",
+        (error: unknown) => (error as Error).constructor.name,
+      ),
+    ),
+  );
   const tally: Record<string, number> = {};
   for (const outcome of outcomes) tally[outcome] = (tally[outcome] ?? 0) + 1;
   return tally;
 }
 
 const failuresFrom = async (ip: string) =>
-  Number((await db.selectFrom("login_failures").select((eb) => eb.fn.countAll().as("n")).where("ip", "=", ip).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom("login_failures")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("ip", "=", ip)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 test("concurrent wrong passwords from one address: exactly the limit is checked, the rest refused", async () => {
   const tally = await atOnce(20, () => attempt({ perAddressPerMinute: 3 }, "dana", "wrong password", "10.0.0.1"));

@@ -34,7 +34,14 @@ test("root roles hold the permissions of the contract's table", () => {
 
 test("an admin token holds every permission and a client token none", () => {
   const admin: Principal = { kind: "admin-token", tokenId: 1, tokenName: "ci" };
-  const client: Principal = { kind: "client-token", tokenId: 2, tokenName: "sdk", type: "client", projects: ["*"], environment: "development" };
+  const client: Principal = {
+    kind: "client-token",
+    tokenId: 2,
+    tokenName: "sdk",
+    type: "client",
+    projects: ["*"],
+    environment: "development",
+  };
   for (const permission of PERMISSIONS) {
     assert.ok(principalHasPermission(admin, permission));
     assert.not.ok(principalHasPermission(client, permission));

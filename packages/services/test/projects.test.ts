@@ -30,12 +30,18 @@ test("createProject stores the project and its event in the transaction", async 
   assert.equal([event?.created_by, event?.created_by_user_id, event?.project], ["alice", 7, "web"]);
   assert.equal(event?.data, JSON.parse(JSON.stringify(project)));
   const listed = await listProjects(db);
-  assert.equal(listed.map((p) => p.id), ["default", "web"]);
+  assert.equal(
+    listed.map((p) => p.id),
+    ["default", "web"],
+  );
 });
 
 test("createProject: a taken id is NameExistsError and writes nothing", async () => {
   const before = (await eventsOf("project-created")).length;
-  const error = await rejects(write((trx) => createProject(trx, alice, { id: "default", name: "Again" })), NameExistsError);
+  const error = await rejects(
+    write((trx) => createProject(trx, alice, { id: "default", name: "Again" })),
+    NameExistsError,
+  );
   assert.match(error.message, /"default" already exists/);
   assert.is((await eventsOf("project-created")).length, before);
   assert.is((await listProjects(db)).find((p) => p.id === "default")?.name, "Default");
@@ -43,10 +49,20 @@ test("createProject: a taken id is NameExistsError and writes nothing", async ()
 
 test("createProject: ids must be URL-safe names of 1-100 characters; the name must not be empty", async () => {
   for (const id of BAD_NAMES) {
-    const error = await rejects(write((trx) => createProject(trx, alice, { id, name: "x" })), ValidationError);
-    assert.equal(error.details.map((d) => d.path), ["id"], JSON.stringify(id));
+    const error = await rejects(
+      write((trx) => createProject(trx, alice, { id, name: "x" })),
+      ValidationError,
+    );
+    assert.equal(
+      error.details.map((d) => d.path),
+      ["id"],
+      JSON.stringify(id),
+    );
   }
-  await rejects(write((trx) => createProject(trx, alice, { id: "ok", name: "  " })), ValidationError);
+  await rejects(
+    write((trx) => createProject(trx, alice, { id: "ok", name: "  " })),
+    ValidationError,
+  );
   assert.ok(await write((trx) => createProject(trx, alice, { id: "A-b_c.d~e!*'()", name: "odd but URL-safe" })));
   assert.ok(await write((trx) => createProject(trx, alice, { id: "y".repeat(100), name: "long" })));
   assert.not.ok((await listProjects(db)).some((p) => p.id === "ok"));
@@ -57,16 +73,31 @@ test("createEnvironment stores the environment and its event; duplicates and bad
   assert.equal([env.name, env.type, env.sortOrder], ["staging", "test", 150]);
   const defaulted = await write((trx) => createEnvironment(trx, alice, { name: "qa", type: "test" }));
   assert.is(defaulted.sortOrder, 0);
-  assert.equal((await listEnvironments(db)).map((e) => e.name), ["qa", "development", "staging", "production"]);
+  assert.equal(
+    (await listEnvironments(db)).map((e) => e.name),
+    ["qa", "development", "staging", "production"],
+  );
   const [event] = await eventsOf("environment-created");
   assert.equal([event?.environment, event?.data], ["staging", JSON.parse(JSON.stringify(env))]);
 
-  await rejects(write((trx) => createEnvironment(trx, alice, { name: "production", type: "production" })), NameExistsError);
+  await rejects(
+    write((trx) => createEnvironment(trx, alice, { name: "production", type: "production" })),
+    NameExistsError,
+  );
   for (const name of BAD_NAMES) {
-    const error = await rejects(write((trx) => createEnvironment(trx, alice, { name, type: "test" })), ValidationError);
-    assert.equal(error.details.map((d) => d.path), ["name"]);
+    const error = await rejects(
+      write((trx) => createEnvironment(trx, alice, { name, type: "test" })),
+      ValidationError,
+    );
+    assert.equal(
+      error.details.map((d) => d.path),
+      ["name"],
+    );
   }
-  await rejects(write((trx) => createEnvironment(trx, alice, { name: "empty-type", type: "" })), ValidationError);
+  await rejects(
+    write((trx) => createEnvironment(trx, alice, { name: "empty-type", type: "" })),
+    ValidationError,
+  );
   assert.is((await eventsOf("environment-created")).length, 2);
 });
 
@@ -76,7 +107,10 @@ test("enableEnvironmentInProject links them once, with an event; unknown ones ar
   const links = await db.selectFrom("project_environments").selectAll().where("project_id", "=", "mobile").execute();
   assert.equal(links, [{ project_id: "mobile", environment_name: "production" }]);
   const [event] = await eventsOf("project-environment-added");
-  assert.equal([event?.project, event?.environment, event?.data], ["mobile", "production", { projectId: "mobile", environment: "production" }]);
+  assert.equal(
+    [event?.project, event?.environment, event?.data],
+    ["mobile", "production", { projectId: "mobile", environment: "production" }],
+  );
 
   const again = await rejects(
     write((trx) => enableEnvironmentInProject(trx, alice, { projectId: "mobile", environment: "production" })),

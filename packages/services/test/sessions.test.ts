@@ -19,13 +19,27 @@ async function newUser() {
   return { ...user, username };
 }
 const logIn = async (username: string) =>
-  (await login(db, hasher, { sessions: policy, limits: DEFAULT_LOGIN_LIMITS }, { username, password: PASSWORD, ip: "10.9.0.1", userAgent: "test" })).sessionId;
+  (
+    await login(
+      db,
+      hasher,
+      { sessions: policy, limits: DEFAULT_LOGIN_LIMITS },
+      { username, password: PASSWORD, ip: "10.9.0.1", userAgent: "test" },
+    )
+  ).sessionId;
 
 test("a login's session stands for its user until it ends", async () => {
   const user = await newUser();
   const sessionId = await logIn(user.username);
   const found = await lookUpSessionPrincipal(db, sessionId, policy);
-  assert.equal(found?.value, { kind: "user", userId: user.id, username: user.username, rootRole: RootRole.Viewer, via: "session", sessionId });
+  assert.equal(found?.value, {
+    kind: "user",
+    userId: user.id,
+    username: user.username,
+    rootRole: RootRole.Viewer,
+    via: "session",
+    sessionId,
+  });
   assert.equal(found?.tags, [`user:${user.id}`]);
   assert.ok(found && found.expiresInMs !== null && found.expiresInMs > 0 && found.expiresInMs <= policy.idleMs);
   assert.is(await endSession(db, sessionId), true);
@@ -54,7 +68,10 @@ test("a session past its absolute end or idle too long stands for nobody, and ho
   const forgotten = await forgetExpiredAuthRecords(db, policy);
   assert.ok(forgotten.sessions >= 2);
   const left = await db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
-  assert.equal(left.map((s) => s.id), [live]);
+  assert.equal(
+    left.map((s) => s.id),
+    [live],
+  );
 });
 
 test("a look-up touches a session seen more than a minute ago, so that idleness counts from its last use", async () => {

@@ -12,11 +12,21 @@ const { db } = testDb;
 const hasher = scryptHasher();
 const PASSWORD = "correct horse battery";
 const logIn = (username: string, password = PASSWORD) =>
-  login(db, hasher, { sessions: DEFAULT_SESSION_POLICY, limits: DEFAULT_LOGIN_LIMITS }, { username, password, ip: "10.8.0.1", userAgent: null });
+  login(
+    db,
+    hasher,
+    { sessions: DEFAULT_SESSION_POLICY, limits: DEFAULT_LOGIN_LIMITS },
+    { username, password, ip: "10.8.0.1", userAgent: null },
+  );
 const sessionsOf = async (userId: number) => (await db.selectFrom("sessions").select("id").where("user_id", "=", userId).execute()).length;
 
 test("a user is created with a hashed password and a unique name and e-mail", async () => {
-  const user = await createUser(db, hasher, null, { username: "uma", email: "Uma@example.com", password: PASSWORD, rootRole: RootRole.Editor });
+  const user = await createUser(db, hasher, null, {
+    username: "uma",
+    email: "Uma@example.com",
+    password: PASSWORD,
+    rootRole: RootRole.Editor,
+  });
   assert.equal([user.username, user.email, user.rootRole], ["uma", "Uma@example.com", RootRole.Editor]);
   const stored = await db.selectFrom("users").select("password_hash").where("id", "=", user.id).executeTakeFirstOrThrow();
   assert.ok(stored.password_hash && !stored.password_hash.includes(PASSWORD));
@@ -48,7 +58,10 @@ test("deleting a user ends their sessions and personal tokens", async () => {
   await db.transaction().execute((trx) => deleteUser(trx, null, user.id));
   assert.is(await sessionsOf(user.id), 0);
   assert.is(await lookUpTokenPrincipal(db, pat.secret), null);
-  await rejects(db.transaction().execute((trx) => deleteUser(trx, null, user.id)), NotFoundError);
+  await rejects(
+    db.transaction().execute((trx) => deleteUser(trx, null, user.id)),
+    NotFoundError,
+  );
 });
 
 test.after(() => testDb.close());

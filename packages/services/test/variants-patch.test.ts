@@ -76,7 +76,13 @@ test("applyJsonPatch: a patch that cannot apply says which operation and why, an
   const failures: [JsonPatchOperation[], RegExp][] = [
     [[{ op: "add", path: "/baz/bat", value: "qux" }], /operation 0 .*"\/baz" is not an object or an array/],
     [[{ op: "test", path: "/baz", value: "bar" }], /the test failed/],
-    [[{ op: "test", path: "/foo", value: ["bar"] }, { op: "remove", path: "/nope" }], /operation 1 .*"\/nope" does not exist/],
+    [
+      [
+        { op: "test", path: "/foo", value: ["bar"] },
+        { op: "remove", path: "/nope" },
+      ],
+      /operation 1 .*"\/nope" does not exist/,
+    ],
     [[{ op: "replace", path: "/missing", value: 1 }], /"\/missing" does not exist/],
     [[{ op: "add", path: "/foo/2", value: 1 }], /does not exist: the array has 1 elements/],
     [[{ op: "add", path: "/foo/01", value: 1 }], /"01" .* is not an array index/],
@@ -107,7 +113,14 @@ test('applyJsonPatch: a member named "__proto__" stays a plain member', () => {
 test("PATCH add appends a variant and the weights are normalised again", async () => {
   const path = await featureWith([{ name: "a" }, { name: "b" }]);
   const stored = await patch(path, [{ op: "add", path: "/-", value: { name: "c" } }]);
-  assert.equal(stored.map((v) => [v.name, v.weight]), [["a", 334], ["b", 333], ["c", 333]]);
+  assert.equal(
+    stored.map((v) => [v.name, v.weight]),
+    [
+      ["a", 334],
+      ["b", 333],
+      ["c", 333],
+    ],
+  );
   assert.equal(await featureEnvironmentVariants(db, path), stored);
 });
 
@@ -120,13 +133,19 @@ test("PATCH replace changes a field of the variant at an index of the sorted lis
   ]);
   assert.equal(
     stored.map((v) => [v.name, v.weightType, v.weight, v.payload]),
-    [["a", "fix", 700, undefined], ["b", "variable", 300, { type: "json", value: "[1]" }]],
+    [
+      ["a", "fix", 700, undefined],
+      ["b", "variable", 300, { type: "json", value: "[1]" }],
+    ],
   );
 });
 
 test("PATCH remove takes a variant out; removing the last one leaves []", async () => {
   const path = await featureWith([{ name: "a" }, { name: "b" }]);
-  assert.equal((await patch(path, [{ op: "remove", path: "/0" }])).map((v) => [v.name, v.weight]), [["b", 1000]]);
+  assert.equal(
+    (await patch(path, [{ op: "remove", path: "/0" }])).map((v) => [v.name, v.weight]),
+    [["b", 1000]],
+  );
   assert.equal(await patch(path, [{ op: "remove", path: "/0" }]), []);
 });
 
@@ -136,7 +155,10 @@ test("PATCH test guards the other operations: a failed test changes nothing", as
     { op: "test", path: "/0/name", value: "a" },
     { op: "replace", path: "/0/name", value: "renamed" },
   ]);
-  assert.equal(done.map((v) => v.name), ["renamed"]);
+  assert.equal(
+    done.map((v) => v.name),
+    ["renamed"],
+  );
   const before = await snapshot();
   const error = await rejects(
     patch(path, [
@@ -156,7 +178,14 @@ test("PATCH move and copy", async () => {
     { op: "replace", path: "/2/name", value: "c" },
     { op: "move", from: "/0/stickiness", path: "/1/stickiness" },
   ]);
-  assert.equal(stored.map((v) => [v.name, v.stickiness]), [["a", "default"], ["b", "userId"], ["c", "userId"]]);
+  assert.equal(
+    stored.map((v) => [v.name, v.stickiness]),
+    [
+      ["a", "default"],
+      ["b", "userId"],
+      ["c", "userId"],
+    ],
+  );
 });
 
 test("a patched result is validated like a PUT: a rule it breaks is a ValidationError and nothing changes", async () => {
@@ -180,7 +209,10 @@ test("a patched result is validated like a PUT: a rule it breaks is a Validation
   for (const [ops, detailPath] of cases) {
     const error = await rejects(patch(path, ops), ValidationError);
     assert.match(error.message, /^The variants after the patch are not valid/);
-    assert.ok(error.details.some((d) => d.path === detailPath), `${JSON.stringify(ops)}: ${JSON.stringify(error.details)}`);
+    assert.ok(
+      error.details.some((d) => d.path === detailPath),
+      `${JSON.stringify(ops)}: ${JSON.stringify(error.details)}`,
+    );
   }
   const unapplicable = await rejects(patch(path, [{ op: "remove", path: "/5" }]), ValidationError);
   assert.match(unapplicable.message, /^The patch cannot be applied/);
@@ -205,7 +237,10 @@ test("concurrent patches of one feature queue: none of them is lost", async () =
   const path = await featureWith([]);
   const names = Array.from({ length: 12 }, (_, i) => `v${String(i).padStart(2, "0")}`);
   await Promise.all(names.map((name) => patch(path, [{ op: "add", path: "/-", value: { name } }])));
-  assert.equal((await featureEnvironmentVariants(db, path)).map((v) => v.name), names);
+  assert.equal(
+    (await featureEnvironmentVariants(db, path)).map((v) => v.name),
+    names,
+  );
 });
 
 test.after(() => testDb.close());

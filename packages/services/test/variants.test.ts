@@ -65,7 +65,11 @@ test("weights: 1 variable variant gets 1000", async () => {
 test("weights: 3 variable variants get 334/333/333, the first in input order getting the extra one", async () => {
   const path = await freshFeature();
   const stored = await put(path, [{ name: "c" }, { name: "a" }, { name: "b" }]);
-  assert.equal(weights(stored), [["a", 333], ["b", 333], ["c", 334]]);
+  assert.equal(weights(stored), [
+    ["a", 333],
+    ["b", 333],
+    ["c", 334],
+  ]);
 });
 
 test("weights: fix 900 and 6 variable variants get 17,17,17,17,16,16", async () => {
@@ -89,7 +93,11 @@ test("weights: fix 600 and fix 350 leave 50 for the variable one", async () => {
     { name: "y", weightType: "fix", weight: 350 },
     { name: "z", weight: 999 },
   ]);
-  assert.equal(weights(stored), [["x", 600], ["y", 350], ["z", 50]]);
+  assert.equal(weights(stored), [
+    ["x", 600],
+    ["y", 350],
+    ["z", 50],
+  ]);
 });
 
 test("weights: fix 900 and fix 100 leave 0 for each of 2 variable ones", async () => {
@@ -100,7 +108,12 @@ test("weights: fix 900 and fix 100 leave 0 for each of 2 variable ones", async (
     { name: "c" },
     { name: "d" },
   ]);
-  assert.equal(weights(stored), [["a", 900], ["b", 100], ["c", 0], ["d", 0]]);
+  assert.equal(weights(stored), [
+    ["a", 900],
+    ["b", 100],
+    ["c", 0],
+    ["d", 0],
+  ]);
 });
 
 test("weights: fix weights over 1000 are a ValidationError and nothing changes", async () => {
@@ -126,9 +139,18 @@ test("weights: only fix variants are a ValidationError and nothing changes", asy
 
 test("variants are sorted by name (code point order)", async () => {
   const path = await freshFeature();
-  const stored = await put(path, ["beta", "Zulu", "alpha", "_x", "a-1", "10", "9"].map((name) => ({ name })));
-  assert.equal(stored.map((v) => v.name), ["10", "9", "Zulu", "_x", "a-1", "alpha", "beta"]);
-  assert.equal((await featureEnvironmentVariants(db, path)).map((v) => v.name), stored.map((v) => v.name));
+  const stored = await put(
+    path,
+    ["beta", "Zulu", "alpha", "_x", "a-1", "10", "9"].map((name) => ({ name })),
+  );
+  assert.equal(
+    stored.map((v) => v.name),
+    ["10", "9", "Zulu", "_x", "a-1", "alpha", "beta"],
+  );
+  assert.equal(
+    (await featureEnvironmentVariants(db, path)).map((v) => v.name),
+    stored.map((v) => v.name),
+  );
 });
 
 test("payloads: string, csv, JSON that parses and numbers are kept", async () => {
@@ -139,8 +161,14 @@ test("payloads: string, csv, JSON that parses and numbers are kept", async () =>
     { type: "json", value: '{"color": "blue", "n": [1, 2]}' },
     { type: "number", value: "-12.5e3" },
   ];
-  const stored = await put(path, payloads.map((payload, i) => ({ name: `p${i}`, payload })));
-  assert.equal(stored.map((v) => v.payload), payloads);
+  const stored = await put(
+    path,
+    payloads.map((payload, i) => ({ name: `p${i}`, payload })),
+  );
+  assert.equal(
+    stored.map((v) => v.payload),
+    payloads,
+  );
   const overrides = [{ contextName: "userId", values: ["1", "2"] }];
   const [withOverrides] = await put(path, [{ name: "o", stickiness: "userId", overrides }]);
   assert.equal([withOverrides?.stickiness, withOverrides?.overrides], ["userId", overrides]);
@@ -176,7 +204,11 @@ const invalid: [string, unknown, string][] = [
   ["an unknown payload field", [{ name: "a", payload: { type: "string", value: "x", extra: 1 } }], "variants.0.payload"],
   ["overrides that are not an array", [{ name: "a", overrides: {} }], "variants.0.overrides"],
   ["an override without contextName", [{ name: "a", overrides: [{ values: ["1"] }] }], "variants.0.overrides.0.contextName"],
-  ["override values that are not strings", [{ name: "a", overrides: [{ contextName: "userId", values: [1] }] }], "variants.0.overrides.0.values.0"],
+  [
+    "override values that are not strings",
+    [{ name: "a", overrides: [{ contextName: "userId", values: [1] }] }],
+    "variants.0.overrides.0.values.0",
+  ],
   ["an unknown override field", [{ name: "a", overrides: [{ contextName: "u", values: [], x: 1 }] }], "variants.0.overrides.0"],
   ["an unknown variant field", [{ name: "a", colour: "blue" }], "variants.0"],
 ];
@@ -228,7 +260,10 @@ test("variants of one environment never change another's", async () => {
   await put(development, [{ name: "dev-only" }]);
   await put(path, [{ name: "prod-a" }, { name: "prod-b" }]);
   await put(path, []);
-  assert.equal((await featureEnvironmentVariants(db, development)).map((v) => v.name), ["dev-only"]);
+  assert.equal(
+    (await featureEnvironmentVariants(db, development)).map((v) => v.name),
+    ["dev-only"],
+  );
   assert.equal(await featureEnvironmentVariants(db, path), []);
 });
 
@@ -277,7 +312,10 @@ test("reads that arrive together share a query, and each gets its own answer or 
   let queries = 0;
   const counted = db.withPlugin({
     transformQuery: (args) => args.node,
-    transformResult: async (args) => (queries++, args.result),
+    transformResult: async (args) => {
+      queries++;
+      return args.result;
+    },
   });
   const one = async (path: FeatureEnvironmentPath) =>
     featureEnvironmentVariants(counted, path).then(
@@ -288,7 +326,10 @@ test("reads that arrive together share a query, and each gets its own answer or 
   for (const path of paths) alone.push(await one(path));
   assert.is(queries, paths.length, "one by one, one query each");
   assert.equal(alone.slice(0, 1).concat(alone.slice(-2)), ["a-only", "b-dev", ""], "the reads themselves are right");
-  assert.equal(alone.slice(1, -2), missing.map(([, , message]) => `NotFoundError: ${message}`));
+  assert.equal(
+    alone.slice(1, -2),
+    missing.map(([, , message]) => `NotFoundError: ${message}`),
+  );
   // Twice over, in two orders, all at once.
   const rotated = (list: unknown[]) => [...list.slice(3), ...list.slice(0, 3)];
   queries = 0;

@@ -32,7 +32,11 @@ function setClientFeatures(body: string, etag: string): void {
   const zipped = gzipSync(plain.body);
   clientFeaturesGzip =
     plain.body.length >= 1_024
-      ? { status: 200, body: zipped, headers: { ...clientFeatures.headers, "content-encoding": "gzip", "content-length": String(zipped.length) } }
+      ? {
+          status: 200,
+          body: zipped,
+          headers: { ...clientFeatures.headers, "content-encoding": "gzip", "content-length": String(zipped.length) },
+        }
       : clientFeatures;
   notModified = { status: 304, body: Buffer.alloc(0), headers: { etag } };
 }
@@ -48,8 +52,13 @@ const server = createServer((req, res) => {
   else if (req.method === "GET" && url.endsWith("/change-requests/pending")) reply = pending;
   else if (req.method === "POST" && url === "/api/admin/banners") reply = banner;
   else if (url === "/health") reply = health;
-  else if (req.method === "GET" && url.startsWith("/api/client/features")) reply =
-      req.headers["if-none-match"] === clientEtag ? notModified : /\bgzip\b/.test(req.headers["accept-encoding"] ?? "") ? clientFeaturesGzip : clientFeatures;
+  else if (req.method === "GET" && url.startsWith("/api/client/features"))
+    reply =
+      req.headers["if-none-match"] === clientEtag
+        ? notModified
+        : /\bgzip\b/.test(req.headers["accept-encoding"] ?? "")
+          ? clientFeaturesGzip
+          : clientFeatures;
   else if (req.method === "GET" && url.startsWith("/api/frontend")) reply = frontend;
   if (req.method === "PUT" && url === "/bench/client-features") {
     const chunks: Buffer[] = [];

@@ -21,7 +21,9 @@ interface Principal {
 async function principalOf(req: IncomingMessage): Promise<Principal | null> {
   const authorization = req.headers.authorization?.trim();
   if (authorization) {
-    const hash = createHash("sha256").update(authorization.replace(/^Bearer\s+/i, "")).digest("hex");
+    const hash = createHash("sha256")
+      .update(authorization.replace(/^Bearer\s+/i, ""))
+      .digest("hex");
     const { rows } = await pool.query(
       `select t.id, t.type, t.token_name, u.id as user_id, u.username, u.email, u.root_role
          from api_tokens t left join users u on u.id = t.user_id
@@ -53,7 +55,11 @@ async function principalOf(req: IncomingMessage): Promise<Principal | null> {
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { ...headers, "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(payload)) });
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": String(Buffer.byteLength(payload)),
+  });
   res.end(payload);
 }
 
@@ -91,13 +97,23 @@ async function createBanner(req: IncomingMessage, res: ServerResponse, by: Princ
     );
     const r = rows[0];
     const banner = {
-      id: r.id, message: r.message, enabled: r.enabled, variant: r.variant, sticky: r.sticky, icon: r.icon, link: r.link,
-      linkText: r.link_text, dialogTitle: r.dialog_title, dialog: r.dialog, createdAt: r.created_at.toISOString(),
+      id: r.id,
+      message: r.message,
+      enabled: r.enabled,
+      variant: r.variant,
+      sticky: r.sticky,
+      icon: r.icon,
+      link: r.link,
+      linkText: r.link_text,
+      dialogTitle: r.dialog_title,
+      dialog: r.dialog,
+      createdAt: r.created_at.toISOString(),
     };
-    await client.query(
-      "insert into events (type, created_by, created_by_user_id, data) values ('banner-created', $1, $2, $3)",
-      [by.name, by.userId, JSON.stringify(banner)],
-    );
+    await client.query("insert into events (type, created_by, created_by_user_id, data) values ('banner-created', $1, $2, $3)", [
+      by.name,
+      by.userId,
+      JSON.stringify(banner),
+    ]);
     await client.query("commit");
     send(res, 201, banner, { location: `/api/admin/banners/${banner.id}` });
   } catch (error) {
@@ -127,9 +143,18 @@ async function pending(res: ServerResponse, project: string, by: Principal): Pro
     pool.query("select * from change_request_changes where change_request_id = any($1) order by id", [ids]),
     pool.query("select * from change_request_reviews where change_request_id = any($1) order by id", [ids]),
   ]);
-  const userIds = [...new Set([...requests.rows.map((r) => r.created_by_user_id), ...changes.rows.map((c) => c.created_by_user_id), ...reviews.rows.map((r) => r.user_id)])];
+  const userIds = [
+    ...new Set([
+      ...requests.rows.map((r) => r.created_by_user_id),
+      ...changes.rows.map((c) => c.created_by_user_id),
+      ...reviews.rows.map((r) => r.user_id),
+    ]),
+  ];
   const users = new Map(
-    (await pool.query("select * from users where id = any($1)", [userIds])).rows.map((u) => [u.id, { id: u.id, username: u.username ?? u.email, imageUrl: "" }]),
+    (await pool.query("select * from users where id = any($1)", [userIds])).rows.map((u) => [
+      u.id,
+      { id: u.id, username: u.username ?? u.email, imageUrl: "" },
+    ]),
   );
   const actor = (id: number) => users.get(id) ?? { id, username: null, imageUrl: "" };
   const body = requests.rows.map((r) => {
@@ -138,7 +163,13 @@ async function pending(res: ServerResponse, project: string, by: Principal): Pro
       if (c.change_request_id !== r.id) continue;
       let feature = features.get(c.feature_name);
       if (!feature) features.set(c.feature_name, (feature = { name: c.feature_name, changes: [] }));
-      feature.changes.push({ id: c.id, action: c.action, payload: c.payload, createdAt: c.created_at.toISOString(), createdBy: actor(c.created_by_user_id) });
+      feature.changes.push({
+        id: c.id,
+        action: c.action,
+        payload: c.payload,
+        createdAt: c.created_at.toISOString(),
+        createdBy: actor(c.created_by_user_id),
+      });
     }
     const mine = reviews.rows.filter((v) => v.change_request_id === r.id);
     return {
@@ -149,13 +180,17 @@ async function pending(res: ServerResponse, project: string, by: Principal): Pro
       project: r.project_id,
       features: [...features.values()],
       segments: [],
-      approvals: mine.filter((v) => v.kind === "approval").map((v) => ({ createdBy: actor(v.user_id), createdAt: v.created_at.toISOString() })),
+      approvals: mine
+        .filter((v) => v.kind === "approval")
+        .map((v) => ({ createdBy: actor(v.user_id), createdAt: v.created_at.toISOString() })),
       rejections: [],
       comments: [],
       createdBy: actor(r.created_by_user_id),
       createdAt: r.created_at.toISOString(),
       state: r.state,
-      ...(r.state === "Scheduled" ? { schedule: { scheduledAt: r.scheduled_at.toISOString(), status: r.schedule_status ?? "pending" } } : {}),
+      ...(r.state === "Scheduled"
+        ? { schedule: { scheduledAt: r.scheduled_at.toISOString(), status: r.schedule_status ?? "pending" } }
+        : {}),
     };
   });
   send(res, 200, body);

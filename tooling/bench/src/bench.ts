@@ -30,7 +30,10 @@ const SERVER_DIR = settings.serverDir ?? new URL("../../../apps/server/", import
 const HERE = new URL(".", import.meta.url);
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 async function api(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(base + path, {
@@ -86,7 +89,8 @@ async function main(): Promise<void> {
   try {
     // The server runs as `pnpm start` runs it: built, as plain JavaScript, with its node flags.
     // (Checkouts from before the bundle, given as BENCH_SERVER_DIR, start from source instead.)
-    if (existsSync(new URL("scripts/build.mjs", SERVER_DIR))) execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: SERVER_DIR, stdio: "inherit" });
+    if (existsSync(new URL("scripts/build.mjs", SERVER_DIR)))
+      execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: SERVER_DIR, stdio: "inherit" });
     const serverEnv = {
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: "warn",
@@ -106,9 +110,15 @@ async function main(): Promise<void> {
     targets.push(server);
     const admin = { authorization: ADMIN_TOKEN };
 
-    const caller = await api(server.base, "POST", "/api/admin/user-admin", admin, { username: "bench-user", password: PASSWORD, rootRole: 2 });
+    const caller = await api(server.base, "POST", "/api/admin/user-admin", admin, {
+      username: "bench-user",
+      password: PASSWORD,
+      rootRole: 2,
+    });
     const stormUsers = Array.from({ length: STORM_USERS }, (_, i) => `storm-${i + 1}`);
-    await Promise.all(stormUsers.map((username) => api(server.base, "POST", "/api/admin/user-admin", admin, { username, password: PASSWORD, rootRole: 3 })));
+    await Promise.all(
+      stormUsers.map((username) => api(server.base, "POST", "/api/admin/user-admin", admin, { username, password: PASSWORD, rootRole: 3 })),
+    );
     const login = await api(server.base, "POST", "/auth/simple/login", {}, { username: "bench-user", password: PASSWORD });
     const cookie = (login.headers.get("set-cookie") ?? "").split(";", 1)[0] as string;
     const session = { cookie };
@@ -133,11 +143,17 @@ async function main(): Promise<void> {
     if (settings.only === "frontend") {
       const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
       writeFileSync(bodiesFile, "{}");
-      const memory = await startTarget("baseline (a)", ["--import", "tsx", "baseline-memory.ts"], { cwd: HERE, env: { BENCH_BODIES: bodiesFile }, readyPath: "/health" });
+      const memory = await startTarget("baseline (a)", ["--import", "tsx", "baseline-memory.ts"], {
+        cwd: HERE,
+        env: { BENCH_BODIES: bodiesFile },
+        readyPath: "/health",
+      });
       targets.push(memory);
       const result = await frontendScenario(memory);
       console.log(`\n${formatTable([result.row])}\n`);
-      console.log("(a) bare node:http answering the same JSON from memory; (c) the SDK evaluating the same flags in process, context after context.\n\ntargets:");
+      console.log(
+        "(a) bare node:http answering the same JSON from memory; (c) the SDK evaluating the same flags in process, context after context.\n\ntargets:",
+      );
       for (const line of frontendReport(result)) console.log(line);
       return;
     }
@@ -145,7 +161,9 @@ async function main(): Promise<void> {
     let started = performance.now();
     await seedProjects(client);
     await seedChangeRequests(client, caller.json.id, settings.changeRequestsInProject, settings.changeRequestsElsewhere);
-    log(`${settings.changeRequestsInProject} change requests in "${PROJECT}" (${CALLER_PENDING} pending of the caller's) and ${settings.changeRequestsElsewhere} in 100 other projects, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    log(
+      `${settings.changeRequestsInProject} change requests in "${PROJECT}" (${CALLER_PENDING} pending of the caller's) and ${settings.changeRequestsElsewhere} in 100 other projects, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     let features = 0;
     const variantsOf = (headers: Record<string, string>, connections = settings.connections): LoadSpec => ({
@@ -157,12 +175,28 @@ async function main(): Promise<void> {
       headers,
       connections,
     });
-    const pendingSpec: LoadSpec = { method: "GET", path: () => `/api/admin/projects/${PROJECT}/change-requests/pending`, headers: personal, connections: settings.connections };
+    const pendingSpec: LoadSpec = {
+      method: "GET",
+      path: () => `/api/admin/projects/${PROJECT}/change-requests/pending`,
+      headers: personal,
+      connections: settings.connections,
+    };
     const bannerBody = JSON.stringify({ message: "Maintenance at **noon**", variant: "warning" });
-    const bannerSpec: LoadSpec = { method: "POST", path: () => "/api/admin/banners", headers: admin, body: bannerBody, connections: settings.connections };
+    const bannerSpec: LoadSpec = {
+      method: "POST",
+      path: () => "/api/admin/banners",
+      headers: admin,
+      body: bannerBody,
+      connections: settings.connections,
+    };
 
     // The client API at the token's environment: every feature of the bench project, in development.
-    const sdkToken = await api(server.base, "POST", "/api/admin/api-tokens", admin, { tokenName: "bench-sdk", type: "client", projects: [PROJECT], environment: "development" });
+    const sdkToken = await api(server.base, "POST", "/api/admin/api-tokens", admin, {
+      tokenName: "bench-sdk",
+      type: "client",
+      projects: [PROJECT],
+      environment: "development",
+    });
     const sdk = { authorization: sdkToken.json.secret as string };
     const clientSpec = (extra: Record<string, string> = {}, expectStatus?: number): LoadSpec => ({
       method: "GET",
@@ -216,10 +250,18 @@ async function main(): Promise<void> {
       }
       out.push(formatStreamingTable(results));
       out.push("");
-      out.push(`streams: raw SSE clients in the bench process; latency from sending the admin write (POST .../on|off) to each stream's unleash-updated frame, over every stream and change.`);
-      out.push(`RSS: the server's resident memory after the poll and admin read were measured without streams, then with the streams open (and idle) for 2 s.`);
-      out.push(`client 304 poll and GET variants (admin token), ${settings.connections} connections, ${features} features, each p99 the median of ${settings.rounds} measurements of ${settings.durationS} s:`);
-      out.push(`  without streams: poll p99 ${pollQuiet.stats.p99} ms (${pollQuiet.stats.rps.toFixed(0)} req/s), admin read p99 ${adminQuiet.stats.p99} ms (${adminQuiet.stats.rps.toFixed(0)} req/s)`);
+      out.push(
+        `streams: raw SSE clients in the bench process; latency from sending the admin write (POST .../on|off) to each stream's unleash-updated frame, over every stream and change.`,
+      );
+      out.push(
+        `RSS: the server's resident memory after the poll and admin read were measured without streams, then with the streams open (and idle) for 2 s.`,
+      );
+      out.push(
+        `client 304 poll and GET variants (admin token), ${settings.connections} connections, ${features} features, each p99 the median of ${settings.rounds} measurements of ${settings.durationS} s:`,
+      );
+      out.push(
+        `  without streams: poll p99 ${pollQuiet.stats.p99} ms (${pollQuiet.stats.rps.toFixed(0)} req/s), admin read p99 ${adminQuiet.stats.p99} ms (${adminQuiet.stats.rps.toFixed(0)} req/s)`,
+      );
       for (const r of results) {
         out.push(
           `  with ${r.streams} streams: poll p99 ${r.poll.stats.p99} ms (${r.poll.stats.rps.toFixed(0)} req/s), admin read p99 ${r.adminRead.stats.p99} ms (${r.adminRead.stats.rps.toFixed(0)} req/s)${r.poll.stats.failures + r.adminRead.stats.failures ? " (!) non-2xx or errors" : ""}`,
@@ -228,13 +270,31 @@ async function main(): Promise<void> {
       out.push("");
       out.push("streaming targets:");
       for (const r of results) {
-        out.push(check(`${r.streams} streams: a change reaches all, p99 < 250 ms`, `${r.p99} ms (${r.missed} missed)`, r.p99 < 250 && r.missed === 0));
+        out.push(
+          check(
+            `${r.streams} streams: a change reaches all, p99 < 250 ms`,
+            `${r.p99} ms (${r.missed} missed)`,
+            r.p99 < 250 && r.missed === 0,
+          ),
+        );
         out.push(check(`${r.streams} streams: max < 1 s`, `${r.max} ms`, r.max < 1_000 && r.missed === 0));
         out.push(check(`${r.streams} streams: RSS grows < 20 KB a stream`, `${r.kbPerStream.toFixed(1)} KB`, r.kbPerStream < 20));
         const pollRatio = r.poll.stats.p99 / pollQuiet.stats.p99;
         const adminRatio = r.adminRead.stats.p99 / adminQuiet.stats.p99;
-        out.push(check(`${r.streams} streams: poll p99 within 1.5x`, `${pollQuiet.stats.p99} -> ${r.poll.stats.p99} ms = ${pollRatio.toFixed(2)}x`, pollRatio <= 1.5));
-        out.push(check(`${r.streams} streams: admin read p99 within 1.5x`, `${adminQuiet.stats.p99} -> ${r.adminRead.stats.p99} ms = ${adminRatio.toFixed(2)}x`, adminRatio <= 1.5));
+        out.push(
+          check(
+            `${r.streams} streams: poll p99 within 1.5x`,
+            `${pollQuiet.stats.p99} -> ${r.poll.stats.p99} ms = ${pollRatio.toFixed(2)}x`,
+            pollRatio <= 1.5,
+          ),
+        );
+        out.push(
+          check(
+            `${r.streams} streams: admin read p99 within 1.5x`,
+            `${adminQuiet.stats.p99} -> ${r.adminRead.stats.p99} ms = ${adminRatio.toFixed(2)}x`,
+            adminRatio <= 1.5,
+          ),
+        );
       }
       return out;
     };
@@ -258,7 +318,10 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     const run = async (scenario: string, spec: LoadSpec, against: (Target | undefined)[] = [server, memory, pgBaseline]) => {
       log(`${scenario} at ${features} features`);
-      const [s, m, p] = await measureInTurns(against.filter((t): t is Target => t !== undefined), spec);
+      const [s, m, p] = await measureInTurns(
+        against.filter((t): t is Target => t !== undefined),
+        spec,
+      );
       const row: Row = { scenario, features, server: s as Measured };
       if (m) row.memory = m;
       if (p) row.pg = p;
@@ -283,7 +346,11 @@ async function main(): Promise<void> {
         };
         const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
         writeFileSync(bodiesFile, JSON.stringify(bodies));
-        memory = await startTarget("baseline (a)", ["--import", "tsx", "baseline-memory.ts"], { cwd: HERE, env: { BENCH_BODIES: bodiesFile }, readyPath: "/health" });
+        memory = await startTarget("baseline (a)", ["--import", "tsx", "baseline-memory.ts"], {
+          cwd: HERE,
+          env: { BENCH_BODIES: bodiesFile },
+          readyPath: "/health",
+        });
         targets.push(memory);
         pgBaseline = await startTarget("baseline (b)", ["--import", "tsx", "baseline-pg.ts"], {
           cwd: HERE,
@@ -315,7 +382,9 @@ async function main(): Promise<void> {
 
     // The login storm: the same GET with and without 32 concurrent logins, on the server only.
     const stormGet = variantsOf(admin, settings.stormGetConnections);
-    log(`login storm: GET variants (${settings.stormGetConnections} connections) without, then with ${settings.stormLogins} concurrent logins`);
+    log(
+      `login storm: GET variants (${settings.stormGetConnections} connections) without, then with ${settings.stormLogins} concurrent logins`,
+    );
     // In turns: without the storm, each baseline (which has no logins to storm), then with the storm.
     const quietSamples: Measured[] = [];
     const stormySamples: Measured[] = [];
@@ -346,12 +415,29 @@ async function main(): Promise<void> {
     targets.splice(targets.indexOf(second), 1);
 
     // SDK metrics at 200 a second while SDKs poll: their batched writes must not slow the polls.
-    const pollSpec = clientSpec({ "if-none-match": (await api(server.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "" }, 304);
+    const pollSpec = clientSpec(
+      { "if-none-match": (await api(server.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "" },
+      304,
+    );
     const now = new Date().toISOString();
-    const metricsBody = JSON.stringify({ appName: "bench", instanceId: "bench-1", bucket: { start: now, stop: now, toggles: { [featureName(1)]: { yes: 3, no: 1 } } } });
-    const metricsSpec: LoadSpec = { method: "POST", path: () => "/api/client/metrics", headers: sdk, body: metricsBody, connections: 4, rate: 200 };
+    const metricsBody = JSON.stringify({
+      appName: "bench",
+      instanceId: "bench-1",
+      bucket: { start: now, stop: now, toggles: { [featureName(1)]: { yes: 3, no: 1 } } },
+    });
+    const metricsSpec: LoadSpec = {
+      method: "POST",
+      path: () => "/api/client/metrics",
+      headers: sdk,
+      body: metricsBody,
+      connections: 4,
+      rate: 200,
+    };
     const pollQuiet = await measure(server, pollSpec, true);
-    const [pollBusy, metricsLoad] = await Promise.all([measure(server, pollSpec, false), runLoad(server.base, metricsSpec, settings.durationS)]);
+    const [pollBusy, metricsLoad] = await Promise.all([
+      measure(server, pollSpec, false),
+      runLoad(server.base, metricsSpec, settings.durationS),
+    ]);
     rows.push({ scenario: "client 304, no metrics", features, server: pollQuiet });
     rows.push({ scenario: "client 304, metrics 200/s", features, server: pollBusy });
 
@@ -365,13 +451,19 @@ async function main(): Promise<void> {
     console.log("");
     console.log(formatTable(rows));
     console.log("");
-    console.log(`(a) bare node:http answering the same JSON from memory; (b) bare node:http + pg doing the same queries (token or session look-up on every request).`);
+    console.log(
+      `(a) bare node:http answering the same JSON from memory; (b) bare node:http + pg doing the same queries (token or session look-up on every request).`,
+    );
     console.log(
       `p50/p99 in ms; RSS is the peak resident memory of the process under load; vs = req/s of the server over the baseline's; each figure the median of ${settings.rounds} rounds.`,
     );
-    console.log(`login storm rows: ${settings.stormGetConnections} connections; both are paired with the same baselines, measured without the storm.`);
+    console.log(
+      `login storm rows: ${settings.stormGetConnections} connections; both are paired with the same baselines, measured without the storm.`,
+    );
     console.log(`login storm: ${loginsPerS.toFixed(1)} logins/s while measured; statuses by round [${stormCodes.join(" | ")}]`);
-    console.log(`login storm p99 by round, without -> with: ${quietSamples.map((q, i) => `${q.stats.p99} -> ${stormySamples[i]?.stats.p99}`).join(", ")} ms`);
+    console.log(
+      `login storm p99 by round, without -> with: ${quietSamples.map((q, i) => `${q.stats.p99} -> ${stormySamples[i]?.stats.p99}`).join(", ")} ms`,
+    );
     console.log("");
     const first = (scenario: string) => rows.find((r) => r.scenario === scenario) as Row;
     const last = (scenario: string) => rows.filter((r) => r.scenario === scenario).at(-1) as Row;
@@ -397,7 +489,10 @@ async function main(): Promise<void> {
         metricsRatio < 1.5,
       ),
     );
-    for (const [scenario, floor] of [["GET client features, 304", 0.7], ["GET client features", 0.5]] as const) {
+    for (const [scenario, floor] of [
+      ["GET client features, 304", 0.7],
+      ["GET client features", 0.5],
+    ] as const) {
       for (const row of rows.filter((r) => r.scenario === scenario)) {
         const ratio = row.server.stats.rps / (row.memory?.stats.rps ?? Number.NaN);
         console.log(check(`${scenario} at ${row.features} features vs baseline (a) >= ${floor}x`, `${ratio.toFixed(2)}x`, ratio >= floor));
@@ -417,9 +512,19 @@ async function main(): Promise<void> {
     for (const line of frontendReport(frontendResult)) console.log(line);
     const cookieRatio = cookieRow.server.stats.rps / t.rps;
     console.log(check("session-cookie GET within 15% of token GET", `${cookieRatio.toFixed(2)}x`, cookieRatio >= 0.85));
-    console.log(check("login storm moves the GET's p99 by < 2x", `${quiet.stats.p99} -> ${stormy.stats.p99} ms = ${stormRatio.toFixed(2)}x`, stormRatio < 2));
-    console.log(check(`GET variants cost at ${features} vs ${from} features <= 1.5x`, `${gv.cost.toFixed(2)}x (p50 ${gv.p50})`, gv.cost <= 1.5));
-    console.log(check(`GET pending cost at ${features} vs ${from} features <= 1.5x`, `${gp.cost.toFixed(2)}x (p50 ${gp.p50})`, gp.cost <= 1.5));
+    console.log(
+      check(
+        "login storm moves the GET's p99 by < 2x",
+        `${quiet.stats.p99} -> ${stormy.stats.p99} ms = ${stormRatio.toFixed(2)}x`,
+        stormRatio < 2,
+      ),
+    );
+    console.log(
+      check(`GET variants cost at ${features} vs ${from} features <= 1.5x`, `${gv.cost.toFixed(2)}x (p50 ${gv.p50})`, gv.cost <= 1.5),
+    );
+    console.log(
+      check(`GET pending cost at ${features} vs ${from} features <= 1.5x`, `${gp.cost.toFixed(2)}x (p50 ${gp.p50})`, gp.cost <= 1.5),
+    );
     console.log(check("server RSS under load < 200 MB", `${rss.toFixed(0)} MB`, rss < 200));
     if (streamingLines.length) console.log(`${streamingLines.join("\n")}\n`);
     const warnings = server.output.filter((line) => /"level":(40|50|60)/.test(line) && !/SESSION_SECRET|ADMIN_PASSWORD/.test(line));

@@ -2,7 +2,13 @@
 // API (issue 16: within 1 s). Both instances share one database; the write goes through the admin
 // API of A, and B is polled as an SDK would, with If-None-Match, until it serves the change.
 
-type Call = (base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) => Promise<{ json: Record<string, unknown> }>;
+type Call = (
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+) => Promise<{ json: Record<string, unknown> }>;
 
 export interface CrossInstanceChange {
   /** Milliseconds from sending the write to A until B served it, one per change, sorted. */
@@ -23,9 +29,15 @@ export async function measureCrossInstanceChange(
   await api(a, "POST", "/api/admin/projects", admin, { id: LIVE_PROJECT, name: LIVE_PROJECT });
   await api(a, "POST", `/api/admin/projects/${LIVE_PROJECT}/environments`, admin, { environment: "development" }).catch(() => undefined);
   await api(a, "POST", `/api/admin/projects/${LIVE_PROJECT}/features`, admin, { name: LIVE_FEATURE });
-  const token = await api(a, "POST", "/api/admin/api-tokens", admin, { tokenName: "bench-live", type: "client", projects: [LIVE_PROJECT], environment: "development" });
+  const token = await api(a, "POST", "/api/admin/api-tokens", admin, {
+    tokenName: "bench-live",
+    type: "client",
+    projects: [LIVE_PROJECT],
+    environment: "development",
+  });
   const sdk = { authorization: token.json.secret as string };
-  const switchPath = (on: boolean) => `/api/admin/projects/${LIVE_PROJECT}/features/${LIVE_FEATURE}/environments/development/${on ? "on" : "off"}`;
+  const switchPath = (on: boolean) =>
+    `/api/admin/projects/${LIVE_PROJECT}/features/${LIVE_FEATURE}/environments/development/${on ? "on" : "off"}`;
 
   const servedByB = async (etag: string): Promise<{ enabled: boolean | undefined; etag: string }> => {
     const res = await fetch(`${b}/api/client/features`, { headers: { ...sdk, "if-none-match": etag } });

@@ -11,9 +11,22 @@ export const featureName = (i: number) => `feature-${String(i).padStart(6, "0")}
 
 // Stored as the server stores them: normalised weights, defaults filled in, sorted by name.
 const PRODUCTION_VARIANTS = [
-  { name: "blue", weight: 250, weightType: "variable", stickiness: "default", payload: { type: "json", value: '{"color":"blue"}' }, overrides: [] },
+  {
+    name: "blue",
+    weight: 250,
+    weightType: "variable",
+    stickiness: "default",
+    payload: { type: "json", value: '{"color":"blue"}' },
+    overrides: [],
+  },
   { name: "control", weight: 500, weightType: "fix", stickiness: "default", overrides: [] },
-  { name: "green", weight: 250, weightType: "variable", stickiness: "userId", overrides: [{ contextName: "userId", values: ["1", "2", "3"] }] },
+  {
+    name: "green",
+    weight: 250,
+    weightType: "variable",
+    stickiness: "userId",
+    overrides: [{ contextName: "userId", values: ["1", "2", "3"] }],
+  },
 ];
 const DEVELOPMENT_VARIANTS = [
   { name: "off", weight: 500, weightType: "variable", stickiness: "default", overrides: [] },

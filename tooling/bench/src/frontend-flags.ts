@@ -16,10 +16,20 @@ export async function seedFrontendFlags(client: pg.Client, count: number): Promi
   `);
   const variants = [
     { name: "control", weight: 500, weightType: "variable", stickiness: "default", overrides: [] },
-    { name: "treatment", weight: 500, weightType: "variable", stickiness: "default", payload: { type: "json", value: '{"color":"blue"}' }, overrides: [] },
+    {
+      name: "treatment",
+      weight: 500,
+      weightType: "variable",
+      stickiness: "default",
+      payload: { type: "json", value: '{"color":"blue"}' },
+      overrides: [],
+    },
   ];
   const constraints = [{ contextName: "plan", operator: "IN", values: ["pro", "team"], inverted: false, caseInsensitive: false }];
-  await client.query(`insert into features (name, project_id) select 'web-' || lpad(g::text, 6, '0'), '${FRONTEND_PROJECT}' from generate_series(1, $1::int) g`, [count]);
+  await client.query(
+    `insert into features (name, project_id) select 'web-' || lpad(g::text, 6, '0'), '${FRONTEND_PROJECT}' from generate_series(1, $1::int) g`,
+    [count],
+  );
   await client.query(
     `insert into feature_environments (feature_name, environment_name, enabled, variants)
      select 'web-' || lpad(g::text, 6, '0'), 'development', true, $2::jsonb from generate_series(1, $1::int) g`,

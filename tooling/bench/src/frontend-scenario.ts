@@ -39,8 +39,16 @@ export interface FrontendResult {
 export async function runFrontendScenario(o: FrontendScenarioOptions): Promise<FrontendResult> {
   await seedFrontendFlags(o.client, o.flags);
   const scope = { projects: [FRONTEND_PROJECT], environment: "development" };
-  const frontend = await o.api(o.server.base, "POST", "/api/admin/api-tokens", o.admin, { tokenName: "bench-frontend", type: "frontend", ...scope });
-  const sdk = await o.api(o.server.base, "POST", "/api/admin/api-tokens", o.admin, { tokenName: "bench-frontend-sdk", type: "client", ...scope });
+  const frontend = await o.api(o.server.base, "POST", "/api/admin/api-tokens", o.admin, {
+    tokenName: "bench-frontend",
+    type: "frontend",
+    ...scope,
+  });
+  const sdk = await o.api(o.server.base, "POST", "/api/admin/api-tokens", o.admin, {
+    tokenName: "bench-frontend-sdk",
+    type: "client",
+    ...scope,
+  });
   const headers = { authorization: frontend.json.secret as string };
   const sample = await o.api(o.server.base, "GET", `/api/frontend?userId=u1&${FRONTEND_QUERY}`, headers);
   const on = (sample.json.toggles as unknown[]).length;

@@ -18,7 +18,7 @@ if (!file) throw new Error("usage: profile-summary <file.cpuprofile>");
 const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfUs = new Map<number, number>();
-profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+for (const [i, id] of profile.samples.entries()) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
 
 const where = (url: string) => {
@@ -36,7 +36,10 @@ for (const [id, us] of selfUs) {
   add(pkgs, where(url), us);
 }
 const top = (map: Map<string, number>, n: number) =>
-  [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`);
+  [...map]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`);
 console.log(`total ${(total / 1e6).toFixed(1)} s sampled`);
-console.log("by package:\n" + top(pkgs, 25).join("\n"));
-console.log("by function:\n" + top(fns, 40).join("\n"));
+console.log(`by package:\n${top(pkgs, 25).join("\n")}`);
+console.log(`by function:\n${top(fns, 40).join("\n")}`);

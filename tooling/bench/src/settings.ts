@@ -57,7 +57,8 @@ export interface BenchSettings {
 
 function onlyScenario(raw: string | undefined): "frontend" | "streams" | undefined {
   if (!raw) return undefined;
-  if (raw !== "frontend" && raw !== "streams") throw new Error(`BENCH_ONLY must be "frontend" or "streams" (or unset for every scenario), not "${raw}"`);
+  if (raw !== "frontend" && raw !== "streams")
+    throw new Error(`BENCH_ONLY must be "frontend" or "streams" (or unset for every scenario), not "${raw}"`);
   return raw;
 }
 

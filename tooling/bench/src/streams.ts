@@ -156,7 +156,18 @@ export async function measureStreams(options: {
 }
 
 export function formatStreamingTable(results: StreamingResult[]): string {
-  const head = ["streams".padStart(7), "open s".padStart(7), "changes".padStart(7), "p50 ms".padStart(7), "p99 ms".padStart(7), "max ms".padStart(7), "missed".padStart(6), "RSS before".padStart(10), "RSS with".padStart(9), "KB/stream".padStart(9)].join(" ");
+  const head = [
+    "streams".padStart(7),
+    "open s".padStart(7),
+    "changes".padStart(7),
+    "p50 ms".padStart(7),
+    "p99 ms".padStart(7),
+    "max ms".padStart(7),
+    "missed".padStart(6),
+    "RSS before".padStart(10),
+    "RSS with".padStart(9),
+    "KB/stream".padStart(9),
+  ].join(" ");
   const lines = [head, "-".repeat(head.length)];
   for (const r of results) {
     lines.push(

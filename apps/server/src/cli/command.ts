@@ -24,7 +24,8 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
  */
 export function parseFlags<O extends Options>(args: string[], options: O) {
   try {
-    return parseArgs({ args, options: { ...options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args, options: { ...options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false })
+      .values;
   } catch (error) {
     const message = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, ".") : String(error);
     throw new UsageError(message);

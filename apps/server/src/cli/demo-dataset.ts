@@ -41,7 +41,13 @@ export const DEMO_FEATURES: {
         { name: "classic", weightType: "variable", stickiness: "userId", payload: json({ steps: 3 }), overrides: [] },
       ],
       staging: [
-        { name: "one-page", weightType: "variable", stickiness: "userId", payload: json({ steps: 1 }), overrides: [{ contextName: "userId", values: ["qa-1", "qa-2"] }] },
+        {
+          name: "one-page",
+          weightType: "variable",
+          stickiness: "userId",
+          payload: json({ steps: 1 }),
+          overrides: [{ contextName: "userId", values: ["qa-1", "qa-2"] }],
+        },
         { name: "classic", weightType: "variable", stickiness: "userId", payload: json({ steps: 3 }), overrides: [] },
       ],
       production: [
@@ -80,7 +86,11 @@ export const DEMO_STRATEGIES: { feature: string; environment: string; strategy: 
   {
     feature: "checkout-flow",
     environment: "staging",
-    strategy: { name: "flexibleRollout", title: "Beta testers", parameters: { rollout: "100", stickiness: "userId", groupId: "checkout-flow" } },
+    strategy: {
+      name: "flexibleRollout",
+      title: "Beta testers",
+      parameters: { rollout: "100", stickiness: "userId", groupId: "checkout-flow" },
+    },
     withSegment: true,
   },
   {
@@ -122,8 +132,18 @@ export const DEMO_CHANGE_REQUESTS: DemoChangeRequest[] = [
     environment: "production",
     feature: "checkout-flow",
     action: "patchVariant",
-    payload: { variants: [{ name: "classic", weight: 500, weightType: "fix", stickiness: "userId" }, { name: "one-page", stickiness: "userId" }] },
-    steps: ["submit", { by: "bob", state: "Approved" }, { by: "carol", state: "Approved" }, { by: "bob", state: "Applied", comment: "Half of the traffic, as planned." }],
+    payload: {
+      variants: [
+        { name: "classic", weight: 500, weightType: "fix", stickiness: "userId" },
+        { name: "one-page", stickiness: "userId" },
+      ],
+    },
+    steps: [
+      "submit",
+      { by: "bob", state: "Approved" },
+      { by: "carol", state: "Approved" },
+      { by: "bob", state: "Applied", comment: "Half of the traffic, as planned." },
+    ],
     ends: "Applied",
   },
   {
@@ -132,7 +152,12 @@ export const DEMO_CHANGE_REQUESTS: DemoChangeRequest[] = [
     feature: "search-ranking",
     action: "updateEnabled",
     payload: { enabled: true },
-    steps: ["submit", { by: "bob", state: "Approved" }, { by: "carol", state: "Approved" }, { by: "carol", state: "Scheduled", inDays: 7, comment: "After the sale." }],
+    steps: [
+      "submit",
+      { by: "bob", state: "Approved" },
+      { by: "carol", state: "Approved" },
+      { by: "carol", state: "Scheduled", inDays: 7, comment: "After the sale." },
+    ],
     ends: "Scheduled",
   },
   {

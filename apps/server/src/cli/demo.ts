@@ -57,7 +57,9 @@ or one of the demo users exists already. With the embedded database, stop the se
       terminal.print("Demo users (Editors; the password is the one you gave) and their personal access tokens, shown only now:");
       for (const user of loaded.users) terminal.print(`  ${user.username.padEnd(6)} ${user.token}`);
       terminal.print("");
-      terminal.print(`Frontend token for browsers (unleash-proxy-client, url <server>/api/frontend; list the page's origin in CORS_ORIGINS):`);
+      terminal.print(
+        `Frontend token for browsers (unleash-proxy-client, url <server>/api/frontend; list the page's origin in CORS_ORIGINS):`,
+      );
       terminal.print(`  ${loaded.frontendToken}`);
       terminal.print("");
       terminal.print("Change requests:");

@@ -52,20 +52,37 @@ const DAY_MS = 24 * 3600_000;
  * the same events, each change request moved by the users the four-eyes rules need. Refuses,
  * changing nothing, when the project or a demo user exists already.
  */
-export async function loadDemo(db: Kysely<Database>, hasher: PasswordHasher, password: string, progress: (line: string) => void): Promise<LoadedDemo> {
+export async function loadDemo(
+  db: Kysely<Database>,
+  hasher: PasswordHasher,
+  password: string,
+  progress: (line: string) => void,
+): Promise<LoadedDemo> {
   if ((await listProjects(db)).some((p) => p.id === DEMO_PROJECT.id)) {
     throw new NameExistsError(`The project "${DEMO_PROJECT.id}" exists already, so the demo was loaded before; nothing was changed.`);
   }
   const taken = (await listUsers(db)).filter((u) => DEMO_USERS.some((d) => d.username === u.username)).map((u) => u.username);
-  if (taken.length) throw new NameExistsError(`The demo users need their names, and ${taken.join(", ")} exist already; nothing was changed.`);
+  if (taken.length)
+    throw new NameExistsError(`The demo users need their names, and ${taken.join(", ")} exist already; nothing was changed.`);
 
   // Users are created first and on their own: createUser hashes outside any transaction.
   progress(`Creating the users ${DEMO_USERS.map((u) => u.username).join(", ")}...`);
   const principals = {} as Record<DemoUserName, Principal & { kind: "user" }>;
   for (const demoUser of DEMO_USERS) {
-    const user = await createUser(db, hasher, null, { username: demoUser.username, name: demoUser.name, password, rootRole: RootRole[demoUser.role] });
+    const user = await createUser(db, hasher, null, {
+      username: demoUser.username,
+      name: demoUser.name,
+      password,
+      rootRole: RootRole[demoUser.role],
+    });
     // The demo acts as each user would through a session: the same permission and four-eyes checks.
-    principals[demoUser.username] = { kind: "user", userId: user.id, username: demoUser.username, rootRole: RootRole[demoUser.role], via: "session" };
+    principals[demoUser.username] = {
+      kind: "user",
+      userId: user.id,
+      username: demoUser.username,
+      rootRole: RootRole[demoUser.role],
+      via: "session",
+    };
   }
 
   try {
@@ -82,7 +99,12 @@ export async function loadDemo(db: Kysely<Database>, hasher: PasswordHasher, pas
       for (const feature of DEMO_FEATURES) {
         await createFeature(trx, null, DEMO_PROJECT.id, { name: feature.name, type: feature.type, description: feature.description });
         for (const [environment, variants] of Object.entries(feature.variants)) {
-          await replaceFeatureEnvironmentVariants(trx, null, { projectId: DEMO_PROJECT.id, featureName: feature.name, environment }, variants);
+          await replaceFeatureEnvironmentVariants(
+            trx,
+            null,
+            { projectId: DEMO_PROJECT.id, featureName: feature.name, environment },
+            variants,
+          );
         }
         for (const environment of feature.enabledIn) {
           await setFeatureEnvironmentEnabled(trx, null, { projectId: DEMO_PROJECT.id, featureName: feature.name, environment }, true);
@@ -95,7 +117,12 @@ export async function loadDemo(db: Kysely<Database>, hasher: PasswordHasher, pas
         const path = { projectId: DEMO_PROJECT.id, featureName: feature, environment };
         await addFeatureStrategy(trx, null, path, { ...strategy, segments: withSegment ? [segment.id] : [] });
       }
-      await addFeatureDependency(trx, null, { projectId: DEMO_PROJECT.id, featureName: DEMO_DEPENDENCY.child }, { feature: DEMO_DEPENDENCY.parent });
+      await addFeatureDependency(
+        trx,
+        null,
+        { projectId: DEMO_PROJECT.id, featureName: DEMO_DEPENDENCY.child },
+        { feature: DEMO_DEPENDENCY.parent },
+      );
 
       progress("Turning change requests on in staging (1 approval) and production (2 approvals)...");
       for (const env of DEMO_ENVIRONMENTS) {
@@ -107,12 +134,22 @@ export async function loadDemo(db: Kysely<Database>, hasher: PasswordHasher, pas
       const changeRequests: LoadedDemo["changeRequests"] = [];
       for (const cr of DEMO_CHANGE_REQUESTS) {
         const author = principals[cr.author];
-        const id = await addChange(trx, author, { projectId: DEMO_PROJECT.id, environment: cr.environment, feature: cr.feature, action: cr.action, payload: cr.payload });
+        const id = await addChange(trx, author, {
+          projectId: DEMO_PROJECT.id,
+          environment: cr.environment,
+          feature: cr.feature,
+          action: cr.action,
+          payload: cr.payload,
+        });
         for (const step of cr.steps) {
           if (step === "submit") await moveChangeRequest(trx, author, DEMO_PROJECT.id, id, { state: "In review" });
           else {
             const scheduledAt = step.inDays ? new Date(Date.now() + step.inDays * DAY_MS) : undefined;
-            await moveChangeRequest(trx, principals[step.by], DEMO_PROJECT.id, id, { state: step.state, comment: step.comment, scheduledAt });
+            await moveChangeRequest(trx, principals[step.by], DEMO_PROJECT.id, id, {
+              state: step.state,
+              comment: step.comment,
+              scheduledAt,
+            });
           }
         }
         const [view] = await loadChangeRequests(trx, [id]);
@@ -127,7 +164,12 @@ export async function loadDemo(db: Kysely<Database>, hasher: PasswordHasher, pas
         users.push({ username: demoUser.username, role: demoUser.role, token: token.secret });
       }
       progress("Creating a frontend token for browsers...");
-      const frontend = await createApiToken(trx, null, { tokenName: "demo-web", type: "frontend", projects: [DEMO_PROJECT.id], environment: "development" });
+      const frontend = await createApiToken(trx, null, {
+        tokenName: "demo-web",
+        type: "frontend",
+        projects: [DEMO_PROJECT.id],
+        environment: "development",
+      });
       return { users, changeRequests, frontendToken: frontend.secret };
     });
   } catch (error) {

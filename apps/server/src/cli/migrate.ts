@@ -24,7 +24,11 @@ in DATA_DIR (default .vexil/data).`,
     try {
       const { applied } = await migrateToLatest(db.db);
       for (const name of applied) terminal.print(`applied ${name}`);
-      terminal.progress(applied.length ? `Done: ${applied.length} migration${applied.length === 1 ? "" : "s"} applied.` : "Nothing to apply: the database is up to date.");
+      terminal.progress(
+        applied.length
+          ? `Done: ${applied.length} migration${applied.length === 1 ? "" : "s"} applied.`
+          : "Nothing to apply: the database is up to date.",
+      );
     } finally {
       await db.close();
     }

@@ -43,7 +43,8 @@ With the embedded database, stop the server first (one process at a time).`,
     }
     // The API's limits (its zod schema); the service checks that the environment exists.
     const names = [...(flags.project ?? []), ...(flags.environment === undefined ? [] : [flags.environment])];
-    if (names.some((n) => n.length < 1 || n.length > MAX_NAME)) throw new UsageError(`project and environment names have 1 to ${MAX_NAME} characters`);
+    if (names.some((n) => n.length < 1 || n.length > MAX_NAME))
+      throw new UsageError(`project and environment names have 1 to ${MAX_NAME} characters`);
     let expiresAt: Date | null = null;
     if (flags["expires-at"] !== undefined) {
       expiresAt = new Date(flags["expires-at"]);
@@ -58,7 +59,9 @@ With the embedded database, stop the server first (one process at a time).`,
     try {
       const token = await db.db
         .transaction()
-        .execute((trx) => createApiToken(trx, null, { tokenName, type, projects: flags.project, environment: flags.environment, expiresAt }));
+        .execute((trx) =>
+          createApiToken(trx, null, { tokenName, type, projects: flags.project, environment: flags.environment, expiresAt }),
+        );
       const scope = type === "admin" ? "" : ` for ${token.projects.join(", ")} in ${token.environment}`;
       terminal.progress(`Created the ${type} token "${tokenName}" (id ${token.id})${scope}. Its secret is shown only now:`);
       terminal.print(token.secret);

@@ -31,7 +31,8 @@ With the embedded database, stop the server first (one process at a time).`,
     });
     const username = required(flags.username, "username");
     if (username.length > 100) throw new UsageError("--username must be at most 100 characters");
-    if (flags.email !== undefined && !z.email().max(320).safeParse(flags.email).success) throw new UsageError("--email must be an e-mail address");
+    if (flags.email !== undefined && !z.email().max(320).safeParse(flags.email).success)
+      throw new UsageError("--email must be an e-mail address");
     if (flags.name !== undefined && flags.name.length > 200) throw new UsageError("--name must be at most 200 characters");
     const role = oneOf(required(flags.role, "role"), ROLES, "role");
     const config = loadConfig(terminal.env);

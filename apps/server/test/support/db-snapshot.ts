@@ -12,6 +12,8 @@ export async function dbSnapshot(db: Kysely<Database>): Promise<Record<string, n
     order by table_name`.execute(db);
   const counted = tables.rows.map((t) => t.name).filter((t) => !CHANGES_ON_REJECTION.has(t));
   const selects = counted.map((t) => sql`(select count(*) from ${sql.table(t)})::int as ${sql.ref(t)}`);
-  const { rows } = await sql<Record<string, number>>`select ${sql.join(selects)}, (select coalesce(max(id), 0) from events)::int as last_event_id`.execute(db);
+  const { rows } = await sql<
+    Record<string, number>
+  >`select ${sql.join(selects)}, (select coalesce(max(id), 0) from events)::int as last_event_id`.execute(db);
   return rows[0] as Record<string, number>;
 }

@@ -20,5 +20,8 @@ export async function until(check: () => Promise<boolean> | boolean, what: strin
  */
 export async function eventuallyStatus(srv: TestServer, path: string, headers: Record<string, string>, status: number): Promise<void> {
   let last = 0;
-  await until(async () => (last = (await srv.call("GET", path, { headers })).status) === status, `GET ${path} to answer ${status} (last ${last})`);
+  await until(
+    async () => (last = (await srv.call("GET", path, { headers })).status) === status,
+    `GET ${path} to answer ${status} (last ${last})`,
+  );
 }

@@ -2,7 +2,18 @@ import { adminToken, clientToken, frontendToken, userWithRole } from "./principa
 import type { TestServer } from "./test-server.ts";
 
 /** Every kind of caller the admin API must tell apart (issue 9's authorization matrix). */
-export const PRINCIPAL_KINDS = ["nobody", "tampered", "revoked", "viewer", "editor", "admin", "adminToken", "clientToken", "personalToken", "frontendToken"] as const;
+export const PRINCIPAL_KINDS = [
+  "nobody",
+  "tampered",
+  "revoked",
+  "viewer",
+  "editor",
+  "admin",
+  "adminToken",
+  "clientToken",
+  "personalToken",
+  "frontendToken",
+] as const;
 export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];
 
 export interface Caller {
@@ -45,7 +56,10 @@ export async function newCaller(srv: TestServer, kind: PrincipalKind): Promise<C
       return { kind, headers: await frontendToken(srv) };
     case "personalToken": {
       const editor = await userWithRole(srv, "editor");
-      const res = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "matrix", expiresAt: null }, headers: editor.headers });
+      const res = await srv.call("POST", "/api/admin/user/tokens", {
+        body: { description: "matrix", expiresAt: null },
+        headers: editor.headers,
+      });
       if (res.status !== 201) throw new Error(`personal token failed: ${res.status} ${JSON.stringify(res.json)}`);
       return { kind, headers: { authorization: res.json.secret }, userId: editor.id };
     }

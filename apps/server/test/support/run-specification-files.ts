@@ -46,7 +46,9 @@ export async function runSpecificationFiles(
       for (const f of result.failed) problems.push(`${fileName}: ${f}`);
       if (result.errors?.length) problems.push(`${fileName}: the client reported ${result.errors.map(String).join("; ")}`);
       const why = refusalReasons(fileName);
-      report.push(`${fileName}: ${result.passed} passed, ${result.refusedCases.length} refused${why ? `: ${why}` : ""}${result.failed.length ? `, ${result.failed.length} FAILED` : ""}`);
+      report.push(
+        `${fileName}: ${result.passed} passed, ${result.refusedCases.length} refused${why ? `: ${why}` : ""}${result.failed.length ? `, ${result.failed.length} FAILED` : ""}`,
+      );
     }
   } finally {
     await srv?.close();

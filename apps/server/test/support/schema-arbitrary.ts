@@ -28,7 +28,8 @@ function generate(schema: JsonSchema, options: ArbitraryOptions, depth: number, 
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(alternatives)) return fc.oneof(...alternatives.map((s: JsonSchema) => arbitraryFor(s, options, depth + 1, property)));
-  if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type: string) => arbitraryFor({ ...schema, type }, options, depth + 1, property)));
+  if (Array.isArray(schema.type))
+    return fc.oneof(...schema.type.map((type: string) => arbitraryFor({ ...schema, type }, options, depth + 1, property)));
   if (depth > MAX_DEPTH) return fc.constant(null);
 
   switch (schema.type) {
@@ -53,7 +54,11 @@ function generate(schema: JsonSchema, options: ArbitraryOptions, depth: number, 
       for (const [name, sub] of Object.entries(properties)) model[name] = arbitraryFor(sub, options, depth + 1, name);
       const record = fc.record(model, { requiredKeys: (schema.required ?? []).filter((k: string) => k in model) });
       if (schema.additionalProperties && typeof schema.additionalProperties === "object") {
-        const extra = fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), arbitraryFor(schema.additionalProperties, options, depth + 1), { maxKeys: 3 });
+        const extra = fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 10 }),
+          arbitraryFor(schema.additionalProperties, options, depth + 1),
+          { maxKeys: 3 },
+        );
         return fc.tuple(record, extra).map(([r, e]) => ({ ...e, ...r }));
       }
       return record;
@@ -78,7 +83,10 @@ function stringFor(schema: JsonSchema, property?: string): fc.Arbitrary<string> 
   const maxLength = Math.min(schema.maxLength ?? 40, 40);
   // Names in paths are URL-safe; a generated name should mostly be one, or it only tests the 400.
   if (property && /^(id|name|environment|feature|projectId|featureName|contextName|stickiness)$/.test(property)) {
-    return fc.oneof(URL_SAFE.filter((s) => s.length >= minLength && s.length <= Math.max(maxLength, minLength) && s !== "." && s !== ".."), fc.string({ minLength, maxLength }));
+    return fc.oneof(
+      URL_SAFE.filter((s) => s.length >= minLength && s.length <= Math.max(maxLength, minLength) && s !== "." && s !== ".."),
+      fc.string({ minLength, maxLength }),
+    );
   }
   return fc.oneof(fc.string({ minLength, maxLength }), fc.string({ minLength, maxLength, unit: "grapheme" }));
 }

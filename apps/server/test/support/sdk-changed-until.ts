@@ -9,6 +9,9 @@ export async function sdkChangedUntil(unleash: Unleash, holds: () => boolean, wh
   while (!holds()) {
     const left = deadline - Date.now();
     if (left <= 0) throw new Error(`the SDK never saw ${what}`);
-    await Promise.race([once(unleash, "changed"), new Promise((_, reject) => setTimeout(() => reject(new Error(`the SDK never saw ${what}`)), left).unref())]);
+    await Promise.race([
+      once(unleash, "changed"),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`the SDK never saw ${what}`)), left).unref()),
+    ]);
   }
 }

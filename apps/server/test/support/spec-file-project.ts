@@ -16,7 +16,8 @@ export async function specFileProject(
 ): Promise<{ file: SpecFile; refusals: Refusal[]; secret: string }> {
   const file = readSpecFile(fileName);
   const project = `spec-${index}`;
-  const call = (method: string, path: string, body?: unknown) => srv.call(method, path, { headers: admin, ...(body !== undefined ? { body } : {}) });
+  const call = (method: string, path: string, body?: unknown) =>
+    srv.call(method, path, { headers: admin, ...(body !== undefined ? { body } : {}) });
   assert.is((await call("POST", "/api/admin/projects", { id: project, name: file.name })).status, 201);
   assert.is((await call("POST", `/api/admin/projects/${project}/environments`, { environment: "development" })).status, 200);
   const refusals = await loadSpecState(call, project, "development", file.state);

@@ -4,9 +4,14 @@ import { dirname, join } from "node:path";
 import type { Refusal, SpecState } from "./specification-state.ts";
 
 /** The client specification files and what the admin API refuses of them: shared by every test that runs them. */
-export const SPEC_DIR = join(dirname(createRequire(import.meta.url).resolve("@unleash/client-specification/package.json")), "specifications");
+export const SPEC_DIR = join(
+  dirname(createRequire(import.meta.url).resolve("@unleash/client-specification/package.json")),
+  "specifications",
+);
 // 19 and 20 are the delta API: client-specification-streaming.test.ts runs them through its events.
-export const FILES = readdirSync(SPEC_DIR).filter((f) => /^\d\d-.*\.json$/.test(f) && !/^(19|20)-/.test(f)).sort();
+export const FILES = readdirSync(SPEC_DIR)
+  .filter((f) => /^\d\d-.*\.json$/.test(f) && !/^(19|20)-/.test(f))
+  .sort();
 
 export interface SpecFile {
   name: string;

@@ -16,7 +16,13 @@ interface SpecFeature {
   name: string;
   description?: string;
   enabled: boolean;
-  strategies?: { name: string; parameters?: Record<string, string>; constraints?: unknown[]; variants?: SpecVariant[]; segments?: number[] }[];
+  strategies?: {
+    name: string;
+    parameters?: Record<string, string>;
+    constraints?: unknown[];
+    variants?: SpecVariant[];
+    segments?: number[];
+  }[];
   variants?: SpecVariant[];
   dependencies?: { feature: string; enabled?: boolean; variants?: string[] }[];
 }
@@ -69,18 +75,30 @@ export async function loadSpecState(
   const attempt = async (feature: string, method: string, path: string, body?: unknown): Promise<Reply | undefined> => {
     const res = await call(method, path, body);
     if (res.status < 300) return res;
-    refusals.push({ feature, request: `${method} ${path.replace(/\/api\/admin\/projects\/[^/]+\/features\//, ".../")}`, status: res.status, name: res.json?.name, message: res.json?.message });
+    refusals.push({
+      feature,
+      request: `${method} ${path.replace(/\/api\/admin\/projects\/[^/]+\/features\//, ".../")}`,
+      status: res.status,
+      name: res.json?.name,
+      message: res.json?.message,
+    });
     return undefined;
   };
   for (const segment of state.segments ?? []) {
-    const res = await attempt(`segment ${segment.id}`, "POST", "/api/admin/segments", { name: `${project}-segment-${segment.id}`, constraints: segment.constraints });
+    const res = await attempt(`segment ${segment.id}`, "POST", "/api/admin/segments", {
+      name: `${project}-segment-${segment.id}`,
+      constraints: segment.constraints,
+    });
     if (res) segmentIds.set(segment.id, res.json.id);
   }
   const featurePath = (name: string) => `/api/admin/projects/${project}/features/${encodeURIComponent(name)}`;
   const envPath = (name: string) => `${featurePath(name)}/environments/${environment}`;
   const created = new Set<string>();
   for (const feature of state.features) {
-    const res = await attempt(feature.name, "POST", `/api/admin/projects/${project}/features`, { name: feature.name, description: feature.description ?? null });
+    const res = await attempt(feature.name, "POST", `/api/admin/projects/${project}/features`, {
+      name: feature.name,
+      description: feature.description ?? null,
+    });
     if (!res) continue;
     created.add(feature.name);
     if (feature.enabled) await attempt(feature.name, "POST", `${envPath(feature.name)}/on`);

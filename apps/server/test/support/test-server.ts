@@ -61,10 +61,7 @@ export async function callUrl(url: string, method: string, path: string, opts: C
 }
 
 /** The real server, on port 0, on this test file's own database. */
-export async function startTestServer(
-  env: Record<string, string> = {},
-  options: { db?: TestDb } = {},
-): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: { db?: TestDb } = {}): Promise<TestServer> {
   const db = options.db ?? (await createTestDb());
   const config = loadConfig({
     LOG_LEVEL: "info",

@@ -4,7 +4,17 @@ import { type Banner, type BannerLook, BannerView } from "./banner-view.tsx";
 
 export type BannerFields = BannerLook & { enabled: boolean };
 
-const EMPTY: BannerFields = { message: "", enabled: true, variant: "info", sticky: false, icon: null, link: null, linkText: null, dialogTitle: null, dialog: null };
+const EMPTY: BannerFields = {
+  message: "",
+  enabled: true,
+  variant: "info",
+  sticky: false,
+  icon: null,
+  link: null,
+  linkText: null,
+  dialogTitle: null,
+  dialog: null,
+};
 const orNull = (value: string) => (value === "" ? null : value);
 /** Only the fields a client writes: the API refuses `id` and `createdAt` in a body. */
 const writable = ({ message, enabled, variant, sticky, icon, link, linkText, dialogTitle, dialog }: BannerFields): BannerFields => ({
@@ -20,7 +30,13 @@ const writable = ({ message, enabled, variant, sticky, icon, link, linkText, dia
 });
 
 /** Create or edit a banner, with the banner shown live as it will look. */
-export function BannerForm(props: { initial?: Banner; busy: boolean; error: unknown; onSave(fields: BannerFields): void; onCancel?(): void }) {
+export function BannerForm(props: {
+  initial?: Banner;
+  busy: boolean;
+  error: unknown;
+  onSave(fields: BannerFields): void;
+  onCancel?(): void;
+}) {
   const [fields, setFields] = useState<BannerFields>(props.initial ? writable(props.initial) : EMPTY);
   const set = <K extends keyof BannerFields>(key: K, value: BannerFields[K]) => setFields((f) => ({ ...f, [key]: value }));
   const text = (key: "icon" | "link" | "linkText" | "dialogTitle" | "dialog") => ({

@@ -46,10 +46,10 @@ function BannerLink({ banner }: { banner: BannerLook }) {
 /** One banner exactly as its fields say: the variant's colours and icon, the markdown made safe, the link or dialog. */
 export function BannerView({ banner }: { banner: BannerLook }) {
   return (
-    <div className={`banner banner-${banner.variant}`} role="region" aria-label={`${VARIANT_LABELS[banner.variant]} banner`}>
+    <section className={`banner banner-${banner.variant}`} aria-label={`${VARIANT_LABELS[banner.variant]} banner`}>
       <BannerIcon icon={banner.icon} variant={banner.variant} />
       <Markdown className="banner-message" text={banner.message} inline />
       <BannerLink banner={banner} />
-    </div>
+    </section>
   );
 }

@@ -39,7 +39,14 @@ export function BannersPage() {
     <>
       <h1>Banners</h1>
       {editing ? (
-        <BannerForm key={`edit-${editing.id}`} initial={editing} busy={update.isPending} error={update.error} onSave={(fields) => update.mutate({ id: editing.id, fields })} onCancel={() => setEditing(null)} />
+        <BannerForm
+          key={`edit-${editing.id}`}
+          initial={editing}
+          busy={update.isPending}
+          error={update.error}
+          onSave={(fields) => update.mutate({ id: editing.id, fields })}
+          onCancel={() => setEditing(null)}
+        />
       ) : (
         <BannerForm key={formKey} busy={create.isPending} error={create.error} onSave={(fields) => create.mutate(fields)} />
       )}
@@ -55,7 +62,14 @@ export function BannersPage() {
             <td>{b.sticky ? "yes" : "no"}</td>
             <td>
               <label className="switch">
-                <input type="checkbox" role="switch" checked={b.enabled} onChange={() => toggle.mutate(b)} aria-label={`Show banner ${b.id}`} />
+                <input
+                  type="checkbox"
+                  role="switch"
+                  aria-checked={b.enabled}
+                  checked={b.enabled}
+                  onChange={() => toggle.mutate(b)}
+                  aria-label={`Show banner ${b.id}`}
+                />
                 {b.enabled ? "on" : "off"}
               </label>
             </td>

@@ -7,7 +7,10 @@ interface Shown {
   payload: string;
 }
 
-const describe = (weight: number | null, v: { weightType?: string; stickiness?: string; payload?: { type: string; value: string } | null }): Shown => ({
+const describe = (
+  weight: number | null,
+  v: { weightType?: string; stickiness?: string; payload?: { type: string; value: string } | null },
+): Shown => ({
   weight: weight === null ? "–" : `${percent(weight)} ${v.weightType ?? "variable"}`,
   stickiness: v.stickiness ?? "default",
   payload: v.payload ? `${v.payload.type}: ${v.payload.value}` : "none",
@@ -16,7 +19,15 @@ const describe = (weight: number | null, v: { weightType?: string; stickiness?: 
 /** The proposed variants with the weights they will be stored with, by name. */
 function proposedByName(inputs: VariantInput[]): Map<string, Shown> {
   const weights = normalisedWeights(
-    inputs.map((v) => ({ name: v.name, weightType: v.weightType ?? "variable", weight: String(v.weight ?? ""), stickiness: "", payloadType: "", payloadValue: "", overrides: [] })),
+    inputs.map((v) => ({
+      name: v.name,
+      weightType: v.weightType ?? "variable",
+      weight: String(v.weight ?? ""),
+      stickiness: "",
+      payloadType: "",
+      payloadValue: "",
+      overrides: [],
+    })),
   );
   return new Map(inputs.map((v, i) => [v.name, describe(weights[i] ?? null, v)]));
 }

@@ -29,7 +29,12 @@ function Actions({ request, user }: { request: ChangeRequest; user: SessionUser 
     },
   });
   const actions = allowedActions(request, user);
-  if (actions.length === 0) return <p className="muted">Nothing here is yours to do: {request.state === "In review" ? "another reviewer must approve it." : "it is " + request.state + "."}</p>;
+  if (actions.length === 0)
+    return (
+      <p className="muted">
+        Nothing here is yours to do: {request.state === "In review" ? "another reviewer must approve it." : `it is ${request.state}.`}
+      </p>
+    );
   return (
     <section className="card" aria-labelledby="actions-title">
       <h2 id="actions-title">What you can do</h2>
@@ -64,7 +69,10 @@ function Actions({ request, user }: { request: ChangeRequest; user: SessionUser 
 /** One change request: its state, schedule, reviews, and each change as a before/after diff. */
 export function ChangeRequestPage({ projectId, id }: { projectId: string; id: number }) {
   const user = useSessionUser() as SessionUser;
-  const request = useQuery({ queryKey: ["change-request", projectId, id], queryFn: () => trpc.changeRequests.get.query({ projectId, id }) });
+  const request = useQuery({
+    queryKey: ["change-request", projectId, id],
+    queryFn: () => trpc.changeRequests.get.query({ projectId, id }),
+  });
   const r = request.data;
   const features = useQueries({
     queries: (r?.features ?? []).map((f) => ({
@@ -95,7 +103,8 @@ export function ChangeRequestPage({ projectId, id }: { projectId: string; id: nu
             </dd>
             <dt>Approvals</dt>
             <dd>
-              {r.approvals?.length ?? 0} of {r.minApprovals} needed{r.approvals?.length ? `: ${r.approvals.map((a) => a.createdBy.username).join(", ")}` : ""}
+              {r.approvals?.length ?? 0} of {r.minApprovals} needed
+              {r.approvals?.length ? `: ${r.approvals.map((a) => a.createdBy.username).join(", ")}` : ""}
             </dd>
             {r.state === "Scheduled" && (
               <>

@@ -40,7 +40,10 @@ export function PendingPage() {
   const projects = useQuery({ queryKey: ["projects"], queryFn: () => trpc.projects.list.query() });
   const ids = projects.data?.projects.map((p) => p.id) ?? [];
   const pending = useQueries({
-    queries: ids.map((projectId) => ({ queryKey: ["pending", projectId], queryFn: () => trpc.changeRequests.pending.query({ projectId }) })),
+    queries: ids.map((projectId) => ({
+      queryKey: ["pending", projectId],
+      queryFn: () => trpc.changeRequests.pending.query({ projectId }),
+    })),
   });
   const requests = pending.flatMap((q) => q.data ?? []);
   const loading = projects.isPending || pending.some((q) => q.isPending);
@@ -48,11 +51,18 @@ export function PendingPage() {
     <>
       <h1>My pending change requests</h1>
       <FormError error={projects.error ?? pending.find((q) => q.error)?.error} />
-      <DataTable caption="Draft, in review, approved and scheduled requests you created" columns={["Request", "Project", "Environment", "Features", "State", "Approvals"]} busy={loading}>
+      <DataTable
+        caption="Draft, in review, approved and scheduled requests you created"
+        columns={["Request", "Project", "Environment", "Features", "State", "Approvals"]}
+        busy={loading}
+      >
         {requests.map((r) => (
           <tr key={r.id}>
             <td>
-              <Link href={`/projects/${encodeURIComponent(r.project)}/change-requests/${r.id}`}>#{r.id}{r.title ? ` ${r.title}` : ""}</Link>
+              <Link href={`/projects/${encodeURIComponent(r.project)}/change-requests/${r.id}`}>
+                #{r.id}
+                {r.title ? ` ${r.title}` : ""}
+              </Link>
             </td>
             <td>{r.project}</td>
             <td>{r.environment}</td>

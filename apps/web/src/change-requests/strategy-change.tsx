@@ -14,14 +14,26 @@ const TITLES = { addStrategy: "Add a strategy", updateStrategy: "Change a strate
 export function StrategyChange({ action, payload, now }: Props) {
   const current = now?.find((s) => s.id === payload.id);
   return (
-    <div className={action === "addStrategy" ? "diff-added strategy-change" : action === "deleteStrategy" ? "diff-removed strategy-change" : "diff-changed strategy-change"}>
+    <div
+      className={
+        action === "addStrategy"
+          ? "diff-added strategy-change"
+          : action === "deleteStrategy"
+            ? "diff-removed strategy-change"
+            : "diff-changed strategy-change"
+      }
+    >
       <p>
         <strong>{TITLES[action]}</strong>
       </p>
       {action !== "addStrategy" && (
         <figure>
           <figcaption>Now</figcaption>
-          {current ? <StrategySummary strategy={current} /> : <span className="muted">strategy {String(payload.id)}, not there any more</span>}
+          {current ? (
+            <StrategySummary strategy={current} />
+          ) : (
+            <span className="muted">strategy {String(payload.id)}, not there any more</span>
+          )}
         </figure>
       )}
       {action !== "deleteStrategy" && (

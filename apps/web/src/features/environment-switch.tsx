@@ -22,7 +22,14 @@ export function EnvironmentSwitch({ projectId, featureName, environment, enabled
     onSuccess: () => client.invalidateQueries({ queryKey: ["feature", projectId, featureName] }),
   });
   const propose = useMutation({
-    mutationFn: () => trpc.changeRequests.addChange.mutate({ projectId, environment, feature: featureName, action: "updateEnabled", payload: { enabled: !enabled } }),
+    mutationFn: () =>
+      trpc.changeRequests.addChange.mutate({
+        projectId,
+        environment,
+        feature: featureName,
+        action: "updateEnabled",
+        payload: { enabled: !enabled },
+      }),
     onSuccess: async (request) => {
       await client.invalidateQueries({ queryKey: ["pending"] });
       navigate(`/projects/${encodeURIComponent(projectId)}/change-requests/${request.id}`);
@@ -41,7 +48,14 @@ export function EnvironmentSwitch({ projectId, featureName, environment, enabled
   return (
     <>
       <label className="switch">
-        <input type="checkbox" role="switch" checked={enabled} disabled={toggle.isPending} onChange={(e) => toggle.mutate(e.target.checked)} />
+        <input
+          type="checkbox"
+          role="switch"
+          aria-checked={enabled}
+          checked={enabled}
+          disabled={toggle.isPending}
+          onChange={(e) => toggle.mutate(e.target.checked)}
+        />
         On in {environment}
       </label>
       <FormError error={toggle.error} />

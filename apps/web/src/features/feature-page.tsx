@@ -12,7 +12,10 @@ import { VariantsEditor } from "./variants-editor.tsx";
 /** A feature's environments: whether it is on, and its variants, editable by Editors and Admins. */
 export function FeaturePage({ projectId, featureName }: { projectId: string; featureName: string }) {
   const user = useSessionUser();
-  const feature = useQuery({ queryKey: ["feature", projectId, featureName], queryFn: () => trpc.features.get.query({ projectId, featureName }) });
+  const feature = useQuery({
+    queryKey: ["feature", projectId, featureName],
+    queryFn: () => trpc.features.get.query({ projectId, featureName }),
+  });
   const config = useQuery({ queryKey: ["cr-config", projectId], queryFn: () => trpc.changeRequests.config.query({ projectId }) });
   const gate = (environment: string) => {
     const c = config.data?.find((x) => x.environment === environment && x.changeRequestsEnabled);
@@ -22,19 +25,27 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
   return (
     <>
       <p className="crumbs">
-        <Link href="/projects">Projects</Link> / <Link href={`/projects/${encodeURIComponent(projectId)}`}>{projectId}</Link> / {featureName}
+        <Link href="/projects">Projects</Link> / <Link href={`/projects/${encodeURIComponent(projectId)}`}>{projectId}</Link> /{" "}
+        {featureName}
       </p>
       <h1>Feature {featureName}</h1>
       <FormError error={feature.error ?? config.error} />
       {feature.data && <p>{feature.data.description ?? <span className="muted">No description.</span>}</p>}
-      {feature.data && config.data &&
+      {feature.data &&
+        config.data &&
         feature.data.environments.map((env) => (
           <section key={env.name} className="card" aria-labelledby={`env-${env.name}`}>
             <h2 id={`env-${env.name}`}>
               {env.name} <span className={env.enabled ? "pill on" : "pill off"}>{env.enabled ? "on" : "off"}</span>
             </h2>
             {isEditor(user) && (
-              <EnvironmentSwitch projectId={projectId} featureName={featureName} environment={env.name} enabled={env.enabled} changeRequests={gate(env.name) !== null} />
+              <EnvironmentSwitch
+                projectId={projectId}
+                featureName={featureName}
+                environment={env.name}
+                enabled={env.enabled}
+                changeRequests={gate(env.name) !== null}
+              />
             )}
             <h3>Strategies</h3>
             <StrategyList

@@ -17,7 +17,13 @@ export function RemoveStrategy({ projectId, featureName, environment, strategy, 
   const what = strategy.title ?? strategy.name;
   return (
     <div className="strategy-actions">
-      <button type="button" className="danger" disabled={remove.isPending} aria-label={`${changeRequests ? "Propose removing" : "Remove"} strategy ${what}`} onClick={() => remove.mutate({ action: "deleteStrategy", id: strategy.id })}>
+      <button
+        type="button"
+        className="danger"
+        disabled={remove.isPending}
+        aria-label={`${changeRequests ? "Propose removing" : "Remove"} strategy ${what}`}
+        onClick={() => remove.mutate({ action: "deleteStrategy", id: strategy.id })}
+      >
         {changeRequests ? "Propose removing" : "Remove"}
       </button>
       <FormError error={remove.error} />

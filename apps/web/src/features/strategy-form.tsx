@@ -24,7 +24,11 @@ export function StrategyForm({ projectId, featureName, environment, changeReques
   const rolloutProblem = name === "flexibleRollout" && !PERCENTAGE.test(rollout) ? "A whole number from 0 to 100." : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const strategy: StrategyBody = { name, title: title.trim() || null, parameters: name === "flexibleRollout" ? { rollout, stickiness, groupId } : {} };
+    const strategy: StrategyBody = {
+      name,
+      title: title.trim() || null,
+      parameters: name === "flexibleRollout" ? { rollout, stickiness, groupId } : {},
+    };
     add.mutate({ action: "addStrategy", strategy });
   };
   const id = (field: string) => `strategy-${environment}-${field}`;
@@ -46,7 +50,14 @@ export function StrategyForm({ projectId, featureName, environment, changeReques
           <>
             <label htmlFor={id("rollout")}>
               Rollout (%)
-              <input id={id("rollout")} inputMode="numeric" size={4} value={rollout} aria-invalid={!!rolloutProblem} onChange={(e) => setRollout(e.target.value)} />
+              <input
+                id={id("rollout")}
+                inputMode="numeric"
+                size={4}
+                value={rollout}
+                aria-invalid={!!rolloutProblem}
+                onChange={(e) => setRollout(e.target.value)}
+              />
               {rolloutProblem && <span className="field-error">{rolloutProblem}</span>}
             </label>
             <label htmlFor={id("stickiness")}>

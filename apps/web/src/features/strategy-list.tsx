@@ -21,14 +21,20 @@ export function StrategySummary({ strategy: s }: { strategy: StrategyShape }) {
           </li>
         ))}
         {(s.segments?.length ?? 0) > 0 && <li>segments {s.segments?.join(", ")}</li>}
-        {(s.variants?.length ?? 0) > 0 && <li>variants {s.variants?.map((v) => `${v.name}${v.weight === undefined ? "" : ` ${v.weight / 10}%`}`).join(", ")}</li>}
+        {(s.variants?.length ?? 0) > 0 && (
+          <li>variants {s.variants?.map((v) => `${v.name}${v.weight === undefined ? "" : ` ${v.weight / 10}%`}`).join(", ")}</li>
+        )}
       </ul>
     </>
   );
 }
 
 /** A feature's strategies in one environment, in the order the SDKs evaluate them. */
-export function StrategyList(props: { environment: string; strategies: FeatureStrategy[]; actions?: (strategy: FeatureStrategy) => ReactNode }) {
+export function StrategyList(props: {
+  environment: string;
+  strategies: FeatureStrategy[];
+  actions?: (strategy: FeatureStrategy) => ReactNode;
+}) {
   const { environment, strategies, actions } = props;
   const sorted = [...strategies].sort((a, b) => a.sortOrder - b.sortOrder);
   if (sorted.length === 0) return <p className="muted">No strategies in {environment}: when on, it is on for everyone.</p>;

@@ -15,13 +15,24 @@ export function useStrategyWrite(where: { projectId: string; featureName: string
       const payload = write.action === "addStrategy" ? write.strategy : { id: write.id };
       if (changeRequests) {
         const { projectId, environment, featureName } = where;
-        return { request: await trpc.changeRequests.addChange.mutate({ projectId, environment, feature: featureName, action: write.action, payload }) };
+        return {
+          request: await trpc.changeRequests.addChange.mutate({
+            projectId,
+            environment,
+            feature: featureName,
+            action: write.action,
+            payload,
+          }),
+        };
       }
       if (write.action === "addStrategy") await trpc.featureStrategies.add.mutate({ ...where, ...write.strategy });
       else await trpc.featureStrategies.delete.mutate({ ...where, strategyId: write.id });
       return {};
     },
     onSuccess: () =>
-      Promise.all([client.invalidateQueries({ queryKey: ["feature", where.projectId, where.featureName] }), client.invalidateQueries({ queryKey: ["pending"] })]),
+      Promise.all([
+        client.invalidateQueries({ queryKey: ["feature", where.projectId, where.featureName] }),
+        client.invalidateQueries({ queryKey: ["pending"] }),
+      ]),
   });
 }

@@ -30,7 +30,15 @@ export const toDraft = (v: Variant): VariantDraft => ({
   overrides: v.overrides,
 });
 
-export const newDraft = (): VariantDraft => ({ name: "", weightType: "variable", weight: "", stickiness: "default", payloadType: "", payloadValue: "", overrides: [] });
+export const newDraft = (): VariantDraft => ({
+  name: "",
+  weightType: "variable",
+  weight: "",
+  stickiness: "default",
+  payloadType: "",
+  payloadValue: "",
+  overrides: [],
+});
 
 export function toInput(d: VariantDraft): VariantInput {
   return {

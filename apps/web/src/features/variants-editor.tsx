@@ -3,7 +3,17 @@ import { useState, type FormEvent } from "react";
 import { FormError } from "../form-error.tsx";
 import { trpc } from "../trpc.ts";
 import { ProposedNotice } from "./proposed-notice.tsx";
-import { draftProblems, newDraft, normalisedWeights, PAYLOAD_TYPES, percent, toDraft, toInput, type Variant, type VariantDraft } from "./variant-draft.ts";
+import {
+  draftProblems,
+  newDraft,
+  normalisedWeights,
+  PAYLOAD_TYPES,
+  percent,
+  toDraft,
+  toInput,
+  type Variant,
+  type VariantDraft,
+} from "./variant-draft.ts";
 import { DataTable } from "../data-table.tsx";
 
 interface Props {
@@ -28,13 +38,22 @@ export function VariantsEditor({ projectId, featureName, environment, variants, 
     mutationFn: async () => {
       const input = drafts.map(toInput);
       if (!changeRequests) return { saved: await trpc.features.replaceVariants.mutate({ ...where, variants: input }) };
-      const request = await trpc.changeRequests.addChange.mutate({ projectId, environment, feature: featureName, action: "patchVariant", payload: { variants: input } });
+      const request = await trpc.changeRequests.addChange.mutate({
+        projectId,
+        environment,
+        feature: featureName,
+        action: "patchVariant",
+        payload: { variants: input },
+      });
       return { request };
     },
     onSuccess: (result) => {
       if (result.saved) setDrafts(result.saved.variants.map(toDraft));
       if (result.request) setProposed({ id: result.request.id, state: result.request.state });
-      return Promise.all([client.invalidateQueries({ queryKey: ["feature", projectId, featureName] }), client.invalidateQueries({ queryKey: ["pending"] })]);
+      return Promise.all([
+        client.invalidateQueries({ queryKey: ["feature", projectId, featureName] }),
+        client.invalidateQueries({ queryKey: ["pending"] }),
+      ]);
     },
   });
   const edit = (i: number, change: Partial<VariantDraft>) => setDrafts((all) => all.map((d, j) => (j === i ? { ...d, ...change } : d)));
@@ -48,13 +67,23 @@ export function VariantsEditor({ projectId, featureName, environment, variants, 
     <form onSubmit={submit} aria-label={`Variants in ${environment}`} className="variants">
       {changeRequests && (
         <p className="notice">
-          Change requests are on in {environment}: saving adds this change to your change request, which needs {changeRequests.requiredApprovals} approval
+          Change requests are on in {environment}: saving adds this change to your change request, which needs{" "}
+          {changeRequests.requiredApprovals} approval
           {changeRequests.requiredApprovals === 1 ? "" : "s"} before it is applied.
         </p>
       )}
       <DataTable
         caption={`Variants in ${environment}`}
-        columns={["Name", "Weight type", "Fix weight (‰)", "Stored weight", "Stickiness", "Payload", "Overrides", <span className="visually-hidden">Remove</span>]}
+        columns={[
+          "Name",
+          "Weight type",
+          "Fix weight (‰)",
+          "Stored weight",
+          "Stickiness",
+          "Payload",
+          "Overrides",
+          <span className="visually-hidden">Remove</span>,
+        ]}
       >
         {drafts.map((d, i) => {
           const p = problems.rows[i] ?? {};
@@ -62,11 +91,20 @@ export function VariantsEditor({ projectId, featureName, environment, variants, 
           return (
             <tr key={i}>
               <td>
-                <input aria-label={label(i, "Name")} aria-invalid={!!p.name} value={d.name} onChange={(e) => edit(i, { name: e.target.value })} />
+                <input
+                  aria-label={label(i, "Name")}
+                  aria-invalid={!!p.name}
+                  value={d.name}
+                  onChange={(e) => edit(i, { name: e.target.value })}
+                />
                 {p.name && <span className="field-error">{p.name}</span>}
               </td>
               <td>
-                <select aria-label={label(i, "Weight type")} value={d.weightType} onChange={(e) => edit(i, { weightType: e.target.value as VariantDraft["weightType"] })}>
+                <select
+                  aria-label={label(i, "Weight type")}
+                  value={d.weightType}
+                  onChange={(e) => edit(i, { weightType: e.target.value as VariantDraft["weightType"] })}
+                >
                   <option value="variable">variable</option>
                   <option value="fix">fix</option>
                 </select>
@@ -85,11 +123,20 @@ export function VariantsEditor({ projectId, featureName, environment, variants, 
               </td>
               <td data-testid="stored-weight">{weight === null || weight === undefined ? "–" : `${weight} (${percent(weight)})`}</td>
               <td>
-                <input aria-label={label(i, "Stickiness")} value={d.stickiness} onChange={(e) => edit(i, { stickiness: e.target.value })} size={8} />
+                <input
+                  aria-label={label(i, "Stickiness")}
+                  value={d.stickiness}
+                  onChange={(e) => edit(i, { stickiness: e.target.value })}
+                  size={8}
+                />
                 {p.stickiness && <span className="field-error">{p.stickiness}</span>}
               </td>
               <td>
-                <select aria-label={label(i, "Payload type")} value={d.payloadType} onChange={(e) => edit(i, { payloadType: e.target.value as VariantDraft["payloadType"] })}>
+                <select
+                  aria-label={label(i, "Payload type")}
+                  value={d.payloadType}
+                  onChange={(e) => edit(i, { payloadType: e.target.value as VariantDraft["payloadType"] })}
+                >
                   <option value="">none</option>
                   {PAYLOAD_TYPES.map((t) => (
                     <option key={t} value={t}>
@@ -98,13 +145,23 @@ export function VariantsEditor({ projectId, featureName, environment, variants, 
                   ))}
                 </select>
                 {d.payloadType && (
-                  <input aria-label={label(i, "Payload value")} aria-invalid={!!p.payload} value={d.payloadValue} onChange={(e) => edit(i, { payloadValue: e.target.value })} />
+                  <input
+                    aria-label={label(i, "Payload value")}
+                    aria-invalid={!!p.payload}
+                    value={d.payloadValue}
+                    onChange={(e) => edit(i, { payloadValue: e.target.value })}
+                  />
                 )}
                 {p.payload && <span className="field-error">{p.payload}</span>}
               </td>
               <td>{d.overrides.length ? d.overrides.map((o) => `${o.contextName}: ${o.values.join(", ")}`).join("; ") : "none"}</td>
               <td>
-                <button type="button" className="secondary" aria-label={`Remove variant ${i + 1}`} onClick={() => setDrafts((all) => all.filter((_, j) => j !== i))}>
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Remove variant ${i + 1}`}
+                  onClick={() => setDrafts((all) => all.filter((_, j) => j !== i))}
+                >
                   Remove
                 </button>
               </td>
@@ -118,9 +175,7 @@ export function VariantsEditor({ projectId, featureName, environment, variants, 
         </p>
       ))}
       <FormError error={save.error} />
-      {proposed !== null && (
-        <ProposedNotice projectId={projectId} request={proposed} />
-      )}
+      {proposed !== null && <ProposedNotice projectId={projectId} request={proposed} />}
       {save.isSuccess && proposed === null && (
         <p className="success" role="status">
           Saved.

@@ -26,7 +26,14 @@ export function LoginPage() {
         </label>
         <label>
           Password
-          <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         <FormError error={login.error} />
         <button type="submit" disabled={login.isPending}>

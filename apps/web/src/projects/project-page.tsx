@@ -20,8 +20,9 @@ export function ProjectPage({ projectId }: { projectId: string }) {
       <h1>Project {projectId}</h1>
       {gated.length > 0 && (
         <p className="notice">
-          Change requests are on in {gated.map((c) => `${c.environment} (${c.requiredApprovals} approval${c.requiredApprovals === 1 ? "" : "s"})`).join(", ")}: edits there go
-          into a change request.
+          Change requests are on in{" "}
+          {gated.map((c) => `${c.environment} (${c.requiredApprovals} approval${c.requiredApprovals === 1 ? "" : "s"})`).join(", ")}: edits
+          there go into a change request.
         </p>
       )}
       <FormError error={features.error ?? config.error} />

@@ -28,7 +28,10 @@ export function TokensPage() {
       return client.invalidateQueries({ queryKey: ["tokens"] });
     },
   });
-  const revoke = useMutation({ mutationFn: (id: number) => trpc.apiTokens.delete.mutate({ id }), onSuccess: () => client.invalidateQueries({ queryKey: ["tokens"] }) });
+  const revoke = useMutation({
+    mutationFn: (id: number) => trpc.apiTokens.delete.mutate({ id }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["tokens"] }),
+  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate();
@@ -68,7 +71,11 @@ export function TokensPage() {
       </form>
       {create.data && <NewTokenSecret key={create.data.id} name={create.data.tokenName} secret={create.data.secret} />}
       <FormError error={tokens.error ?? revoke.error} />
-      <DataTable caption="Tokens (their secrets are never shown again)" columns={["Name", "Type", "Projects", "Environment", "Created", "Actions"]} busy={tokens.isPending}>
+      <DataTable
+        caption="Tokens (their secrets are never shown again)"
+        columns={["Name", "Type", "Projects", "Environment", "Created", "Actions"]}
+        busy={tokens.isPending}
+      >
         {tokens.data?.tokens.map((t) => (
           <tr key={t.id}>
             <td>{t.tokenName}</td>

@@ -68,12 +68,19 @@ export function UsersPage() {
   const me = useSessionUser();
   const client = useQueryClient();
   const users = useQuery({ queryKey: ["users"], queryFn: () => trpc.users.list.query() });
-  const remove = useMutation({ mutationFn: (id: number) => trpc.users.delete.mutate({ id }), onSuccess: () => client.invalidateQueries({ queryKey: ["users"] }) });
+  const remove = useMutation({
+    mutationFn: (id: number) => trpc.users.delete.mutate({ id }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["users"] }),
+  });
   return (
     <>
       <h1>Users</h1>
       <FormError error={users.error ?? remove.error} />
-      <DataTable caption="Everyone who can log in" columns={["Username", "Name", "E-mail", "Role", "Last login", "Failed logins", "Actions"]} busy={users.isPending}>
+      <DataTable
+        caption="Everyone who can log in"
+        columns={["Username", "Name", "E-mail", "Role", "Last login", "Failed logins", "Actions"]}
+        busy={users.isPending}
+      >
         {users.data?.users.map((u) => (
           <tr key={u.id}>
             <td>{u.username}</td>

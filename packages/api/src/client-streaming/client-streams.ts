@@ -27,7 +27,8 @@ const HEARTBEAT = Buffer.from(": heartbeat\n\n");
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /** One SSE event; `data` has no newline (it is JSON). */
-export const sseFrame = (event: string, data: string, id?: number) => Buffer.from(`${id !== undefined ? `id: ${id}\n` : ""}event: ${event}\ndata: ${data}\n\n`);
+export const sseFrame = (event: string, data: string, id?: number) =>
+  Buffer.from(`${id !== undefined ? `id: ${id}\n` : ""}event: ${event}\ndata: ${data}\n\n`);
 const updatedFrame = (revision: number, events: ClientDeltaEvent[]) => sseFrame("unleash-updated", JSON.stringify({ events }), revision);
 
 /** Streams of one hub and one narrowing: each change is rendered once and written to all of them. */
@@ -85,7 +86,10 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
   const hydrationFrame = (group: Group, hub: ClientFeatureHub, query: ClientQuery): Buffer => {
     if (group.hydration?.revision !== hub.revision) {
       const hydration = narrowHydration(hub.hydration(), query);
-      group.hydration = { revision: hub.revision, frame: sseFrame("unleash-connected", JSON.stringify({ events: [hydration] }), hub.revision) };
+      group.hydration = {
+        revision: hub.revision,
+        frame: sseFrame("unleash-connected", JSON.stringify({ events: [hydration] }), hub.revision),
+      };
     }
     return group.hydration.frame;
   };
@@ -138,7 +142,8 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
     close() {
       closing = true;
       clearInterval(heartbeat);
-      for (const byQuery of [...groups.values()]) for (const group of [...byQuery.values()]) for (const res of [...group.streams]) res.end();
+      for (const byQuery of [...groups.values()])
+        for (const group of [...byQuery.values()]) for (const res of [...group.streams]) res.end();
     },
   };
 }

@@ -45,9 +45,9 @@ export const apiTokensRouter = {
     )
     .output(createdTokenSchema)
     .mutation(async ({ ctx, input }) => {
-      const token = await ctx.db.transaction().execute((trx) =>
-        createApiToken(trx, ctx.principal, { ...input, expiresAt: input.expiresAt ? new Date(input.expiresAt) : null }),
-      );
+      const token = await ctx.db
+        .transaction()
+        .execute((trx) => createApiToken(trx, ctx.principal, { ...input, expiresAt: input.expiresAt ? new Date(input.expiresAt) : null }));
       return toJson(token);
     }),
 
@@ -98,7 +98,12 @@ export const apiTokensRouter = {
 
   deletePersonal: protectedProcedure
     .meta({
-      openapi: { method: "DELETE", path: "/api/admin/user/tokens/{id}", tags: ["API tokens"], summary: "Revoke one of your personal access tokens" },
+      openapi: {
+        method: "DELETE",
+        path: "/api/admin/user/tokens/{id}",
+        tags: ["API tokens"],
+        summary: "Revoke one of your personal access tokens",
+      },
       access: "authenticated",
     })
     .input(z.object({ id: idParam }))

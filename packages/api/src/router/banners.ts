@@ -87,7 +87,5 @@ export const bannersRouter = {
     })
     .input(z.strictObject({ id: bannerIdSchema }))
     .output(bannerSchema)
-    .mutation(async ({ ctx, input }) =>
-      toJson(await ctx.db.transaction().execute((trx) => deleteBanner(trx, ctx.principal, input.id))),
-    ),
+    .mutation(async ({ ctx, input }) => toJson(await ctx.db.transaction().execute((trx) => deleteBanner(trx, ctx.principal, input.id)))),
 };

@@ -40,7 +40,14 @@ export const changeRequestsRouter = {
       },
       access: "ADMIN",
     })
-    .input(z.strictObject({ projectId: name, environment: name, changeRequestsEnabled: z.boolean(), requiredApprovals: z.number().int().min(1).max(10) }))
+    .input(
+      z.strictObject({
+        projectId: name,
+        environment: name,
+        changeRequestsEnabled: z.boolean(),
+        requiredApprovals: z.number().int().min(1).max(10),
+      }),
+    )
     .output(changeRequestConfigSchema)
     .mutation(({ ctx, input }) =>
       ctx.db.transaction().execute((trx) =>
@@ -61,7 +68,15 @@ export const changeRequestsRouter = {
       },
       access: "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
     })
-    .input(z.strictObject({ projectId: name, environment: name, feature: name, action: z.enum(CHANGE_ACTIONS), payload: z.record(z.string(), z.unknown()) }))
+    .input(
+      z.strictObject({
+        projectId: name,
+        environment: name,
+        feature: name,
+        action: z.enum(CHANGE_ACTIONS),
+        payload: z.record(z.string(), z.unknown()),
+      }),
+    )
     .output(changeRequestSchema)
     .mutation(async ({ ctx, input }) => {
       const id = await ctx.db.transaction().execute((trx) =>
@@ -85,7 +100,8 @@ export const changeRequestsRouter = {
         path: `${projectPath}/change-requests/pending`,
         tags,
         summary: "Your pending change requests in a project",
-        description: "Draft, In review, Approved and Scheduled requests created by the caller, in environments with change requests enabled, by id.",
+        description:
+          "Draft, In review, Approved and Scheduled requests created by the caller, in environments with change requests enabled, by id.",
       },
       access: "authenticated",
     })
@@ -108,7 +124,12 @@ export const changeRequestsRouter = {
 
   setState: protectedProcedure
     .meta({
-      openapi: { method: "PUT", path: `${projectPath}/change-requests/{id}/state`, tags, summary: "Move a change request to another state" },
+      openapi: {
+        method: "PUT",
+        path: `${projectPath}/change-requests/{id}/state`,
+        tags,
+        summary: "Move a change request to another state",
+      },
       access: "authenticated",
     })
     .input(

@@ -8,7 +8,9 @@ import { clientFeatureSchema, clientFeaturesSchema } from "../schemas/client-fea
 import { protectedProcedure } from "../trpc.ts";
 
 const tags = ["Client API"];
-const narrowing = z.strictObject({ project: z.array(z.string().max(100)).optional(), namePrefix: z.string().max(100).optional() }).optional();
+const narrowing = z
+  .strictObject({ project: z.array(z.string().max(100)).optional(), namePrefix: z.string().max(100).optional() })
+  .optional();
 
 /** The delta and streaming routes over tRPC (or to a JSON-only caller): the scope's hydration, narrowed. */
 async function firstHydration(ctx: Context & { principal: Principal }, input: z.infer<typeof narrowing>) {
@@ -35,13 +37,22 @@ export const clientFeaturesRouter = {
     .output(clientFeaturesSchema)
     .query(async ({ ctx, input }) => {
       const set = await servedFeatures(ctx.deps, ctx.principal);
-      const rendered = renderClientFeatures(set, { projects: input?.project, namePrefix: input?.namePrefix, inlineSegmentConstraints: false });
+      const rendered = renderClientFeatures(set, {
+        projects: input?.project,
+        namePrefix: input?.namePrefix,
+        inlineSegmentConstraints: false,
+      });
       return JSON.parse(rendered.body.toString("utf8"));
     }),
 
   get: protectedProcedure
     .meta({
-      openapi: { method: "GET", path: "/api/client/features/{featureName}", tags, summary: "One feature an SDK evaluates; 404 outside the token's scope" },
+      openapi: {
+        method: "GET",
+        path: "/api/client/features/{featureName}",
+        tags,
+        summary: "One feature an SDK evaluates; 404 outside the token's scope",
+      },
       access: "client",
     })
     .input(z.strictObject({ featureName: z.string() }))
@@ -61,7 +72,7 @@ export const clientFeaturesRouter = {
         tags,
         summary: "What an SDK evaluates, as a hydration and then the events since its revision",
         description:
-          "The first call (no If-None-Match) is one `hydration` event with every feature and segment. Its ETag is the revision, `\"<revisionId>\"`; sent back as If-None-Match it gets a 304 when nothing changed, the `feature-updated`, `feature-removed`, `segment-updated` and `segment-removed` events since that revision while the server keeps them, or a hydration again. Client specification 19 and 20; the Node SDK's `experimentalMode: {type: \"polling\", format: \"delta\"}`.",
+          'The first call (no If-None-Match) is one `hydration` event with every feature and segment. Its ETag is the revision, `"<revisionId>"`; sent back as If-None-Match it gets a 304 when nothing changed, the `feature-updated`, `feature-removed`, `segment-updated` and `segment-removed` events since that revision while the server keeps them, or a hydration again. Client specification 19 and 20; the Node SDK\'s `experimentalMode: {type: "polling", format: "delta"}`.',
       },
       access: "client",
     })
@@ -78,7 +89,7 @@ export const clientFeaturesRouter = {
         tags,
         summary: "What an SDK evaluates, as server-sent events: a hydration, then every change",
         description:
-          "A `text/event-stream`. First `unleash-connected`, whose data is `{events: [hydration]}`; then `unleash-updated` with `{events: [...]}` for each change, on every instance wherever the change was made. Event ids are revisions: reconnecting with `Last-Event-ID` gets only what changed since, while the server keeps it. A comment line comes every STREAMING_HEARTBEAT_MS. Past STREAMING_MAX_CONNECTIONS streams on an instance, the answer is a `fetch-mode` event with data `polling`, and the Node SDK polls instead. The Node SDK's `experimentalMode: {type: \"streaming\"}`.",
+          'A `text/event-stream`. First `unleash-connected`, whose data is `{events: [hydration]}`; then `unleash-updated` with `{events: [...]}` for each change, on every instance wherever the change was made. Event ids are revisions: reconnecting with `Last-Event-ID` gets only what changed since, while the server keeps it. A comment line comes every STREAMING_HEARTBEAT_MS. Past STREAMING_MAX_CONNECTIONS streams on an instance, the answer is a `fetch-mode` event with data `polling`, and the Node SDK polls instead. The Node SDK\'s `experimentalMode: {type: "streaming"}`.',
       },
       access: "client",
     })

@@ -64,7 +64,12 @@ export const clientMetricsRouter = {
 
   applications: protectedProcedure
     .meta({
-      openapi: { method: "GET", path: "/api/admin/metrics/applications", tags: ["Metrics"], summary: "Applications whose SDKs registered, with their instances" },
+      openapi: {
+        method: "GET",
+        path: "/api/admin/metrics/applications",
+        tags: ["Metrics"],
+        summary: "Applications whose SDKs registered, with their instances",
+      },
       access: "authenticated",
     })
     .input(z.object({}).optional())

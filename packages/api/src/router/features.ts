@@ -80,7 +80,8 @@ export const featuresRouter = {
         path: VARIANTS_PATH,
         tags,
         summary: "Get the variants of a feature in an environment",
-        description: "Sorted by name; [] when there are none. 404 says whether the project, the feature, the environment or its enabling in the project is missing.",
+        description:
+          "Sorted by name; [] when there are none. 404 says whether the project, the feature, the environment or its enabling in the project is missing.",
       },
       access: "authenticated",
     })

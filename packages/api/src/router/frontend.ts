@@ -31,7 +31,13 @@ export const frontendRouter = {
 
   evaluate: protectedProcedure
     .meta({
-      openapi: { method: "POST", path: "/api/frontend", tags, summary: "The flags on for the user's context, given as `{context}`", description },
+      openapi: {
+        method: "POST",
+        path: "/api/frontend",
+        tags,
+        summary: "The flags on for the user's context, given as `{context}`",
+        description,
+      },
       access: "frontend",
     })
     .input(frontendRequestSchema)

@@ -25,9 +25,7 @@ export const projectsRouter = {
     })
     .input(z.strictObject(createProjectShape))
     .output(projectSchema)
-    .mutation(async ({ ctx, input }) =>
-      toJson(await ctx.db.transaction().execute((trx) => createProject(trx, ctx.principal, input))),
-    ),
+    .mutation(async ({ ctx, input }) => toJson(await ctx.db.transaction().execute((trx) => createProject(trx, ctx.principal, input)))),
 
   enableEnvironment: protectedProcedure
     .meta({

@@ -21,7 +21,7 @@ export const bannerFieldsShape = {
   sticky: z.boolean().optional().meta({ description: "Whether the banner stays fixed on the screen (default false)" }),
   icon: optionalText('Name of an icon; "none" shows no icon, null the default icon of the variant'),
   link: optionalText('Absolute or relative link; "dialog" makes a click open the dialog'),
-  linkText: optionalText("Text of the link (clients show \"More info\" when null)"),
+  linkText: optionalText('Text of the link (clients show "More info" when null)'),
   dialogTitle: optionalText("Title of the dialog (clients use linkText when null)"),
   dialog: optionalText("Markdown shown in the dialog"),
 };

@@ -1,6 +1,8 @@
 import { z } from "zod";
 
-const actorSchema = z.object({ id: z.number().int(), username: z.string().nullable(), imageUrl: z.string() }).meta({ id: "ChangeRequestActor" });
+const actorSchema = z
+  .object({ id: z.number().int(), username: z.string().nullable(), imageUrl: z.string() })
+  .meta({ id: "ChangeRequestActor" });
 const changeSchema = z.object({
   id: z.number().int(),
   action: z.string(),

@@ -2,7 +2,9 @@ import { z } from "zod";
 import { clientFeatureSchema } from "./client-feature.ts";
 import { constraintSchema } from "./strategy.ts";
 
-export const clientSegmentSchema = z.object({ id: z.int(), name: z.string(), constraints: z.array(constraintSchema) }).meta({ id: "ClientSegment" });
+export const clientSegmentSchema = z
+  .object({ id: z.int(), name: z.string(), constraints: z.array(constraintSchema) })
+  .meta({ id: "ClientSegment" });
 
 const eventId = z.int().meta({ description: "The revision this event leads to" });
 

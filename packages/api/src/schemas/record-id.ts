@@ -10,7 +10,13 @@ export const INTEGER_ID_MAX = 2_147_483_647;
 export function wholeNumberSchema(description: string, min: number, max: number) {
   const message = `must be a whole number from ${min} to ${max}`;
   return z
-    .union([z.number(), z.string().regex(/^[0-9]+$/, message).transform(Number)])
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^[0-9]+$/, message)
+        .transform(Number),
+    ])
     .pipe(z.number().refine((n) => Number.isInteger(n) && n >= min && n <= max, message))
     .meta({
       description: `${description}, an integer from ${min} to ${max}`,

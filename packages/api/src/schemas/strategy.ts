@@ -42,7 +42,10 @@ export const constraintInputDocumentedSchema = constraintInputSchema;
 export const strategyInputDocumentedShape = {
   ...strategyInputSchema.shape,
   constraints: z.array(constraintInputDocumentedSchema).max(100).default([]),
-  variants: z.array(z.unknown()).default([]).meta({ description: "Strategy variants {name, weight?, weightType?, stickiness?, payload?}, normalised as feature variants are" }),
+  variants: z
+    .array(z.unknown())
+    .default([])
+    .meta({ description: "Strategy variants {name, weight?, weightType?, stickiness?, payload?}, normalised as feature variants are" }),
 };
 
 export const strategyParameterSchema = z.object({ name: z.string(), type: z.string(), description: z.string(), required: z.boolean() });

@@ -20,9 +20,7 @@ export const variantInputDocumentedSchema = variantInputSchema.meta({
     'name URL-safe and unique in the array; weight 0-1000, required for "fix" variants and recomputed for "variable" ones; payload value must parse when type is json or number',
 });
 
-export const featureVariantsSchema = z
-  .object({ version: z.literal(1), variants: z.array(variantSchema) })
-  .meta({ id: "FeatureVariants" });
+export const featureVariantsSchema = z.object({ version: z.literal(1), variants: z.array(variantSchema) }).meta({ id: "FeatureVariants" });
 
 const pointer = z.string().meta({ description: "JSON pointer (RFC 6901) into the variants array, e.g. /0/weight or /-" });
 

@@ -11,8 +11,19 @@ export async function draftChangeRequest(
   variants: { name: string }[],
 ): Promise<RouterOutputs["changeRequests"]["addChange"]> {
   const admin = createRestClient({ baseUrl, token: ADMIN_TOKEN });
-  await admin.changeRequests.setConfig({ projectId: "default", environment: "production", changeRequestsEnabled: true, requiredApprovals: 1 });
+  await admin.changeRequests.setConfig({
+    projectId: "default",
+    environment: "production",
+    changeRequestsEnabled: true,
+    requiredApprovals: 1,
+  });
   const author = createRestClient({ baseUrl });
   await author.auth.login({ username: "admin", password: ADMIN_PASSWORD });
-  return author.changeRequests.addChange({ projectId: "default", environment: "production", feature, action: "patchVariant", payload: { variants } });
+  return author.changeRequests.addChange({
+    projectId: "default",
+    environment: "production",
+    feature,
+    action: "patchVariant",
+    payload: { variants },
+  });
 }

@@ -35,7 +35,15 @@ async function initdbInChildProcess(dataDir: string): Promise<Blob | undefined> 
   const scratch = inMemory ? await mkdtemp(join(tmpdir(), "vexil-initdb-")) : undefined;
   const tarballPath = scratch ? join(scratch, "data.tar") : "";
   try {
-    const args = ["--input-type=module", "-e", INITDB_SCRIPT, import.meta.resolve("@electric-sql/pglite"), dataDir, tarballPath, JSON.stringify(startParams())];
+    const args = [
+      "--input-type=module",
+      "-e",
+      INITDB_SCRIPT,
+      import.meta.resolve("@electric-sql/pglite"),
+      dataDir,
+      tarballPath,
+      JSON.stringify(startParams()),
+    ];
     await new Promise<void>((resolve, reject) => {
       execFile(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) =>
         error ? reject(new Error(`initdb of the embedded database failed: ${stderr || error.message}`)) : resolve(),

@@ -21,16 +21,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("project_environments")
     .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
-    .addColumn("environment_name", "text", (c) =>
-      c.notNull().references("environments.name").onDelete("cascade"),
-    )
+    .addColumn("environment_name", "text", (c) => c.notNull().references("environments.name").onDelete("cascade"))
     .addPrimaryKeyConstraint("project_environments_pk", ["project_id", "environment_name"])
     .execute();
-  await db.schema
-    .createIndex("project_environments_environment_idx")
-    .on("project_environments")
-    .column("environment_name")
-    .execute();
+  await db.schema.createIndex("project_environments_environment_idx").on("project_environments").column("environment_name").execute();
 
   await db.schema
     .createTable("events")
@@ -56,10 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       { name: "production", type: "production", sort_order: 200 },
     ])
     .execute();
-  await db
-    .insertInto("projects")
-    .values({ id: "default", name: "Default", description: "Default project" })
-    .execute();
+  await db.insertInto("projects").values({ id: "default", name: "Default", description: "Default project" }).execute();
   await db
     .insertInto("project_environments")
     .values([

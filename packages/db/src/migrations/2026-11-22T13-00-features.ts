@@ -18,20 +18,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("feature_environments")
     .addColumn("feature_name", "text", (c) => c.notNull().references("features.name").onDelete("cascade"))
-    .addColumn("environment_name", "text", (c) =>
-      c.notNull().references("environments.name").onDelete("cascade"),
-    )
+    .addColumn("environment_name", "text", (c) => c.notNull().references("environments.name").onDelete("cascade"))
     .addColumn("enabled", "boolean", (c) => c.notNull().defaultTo(false))
     .addColumn("variants", "jsonb", (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
     .addPrimaryKeyConstraint("feature_environments_pk", ["feature_name", "environment_name"])
     .addCheckConstraint("feature_environments_variants_array", sql`jsonb_typeof(variants) = 'array'`)
     .execute();
   // The foreign key to environments is checked from this side when an environment is deleted.
-  await db.schema
-    .createIndex("feature_environments_environment_idx")
-    .on("feature_environments")
-    .column("environment_name")
-    .execute();
+  await db.schema.createIndex("feature_environments_environment_idx").on("feature_environments").column("environment_name").execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -37,7 +37,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(["project_id", "created_by_user_id", "id"])
     .execute();
   // The scheduler looks only at due Scheduled requests.
-  await sql`create index change_requests_due_idx on change_requests (scheduled_at) where state = 'Scheduled' and schedule_status = 'pending'`.execute(db);
+  await sql`create index change_requests_due_idx on change_requests (scheduled_at) where state = 'Scheduled' and schedule_status = 'pending'`.execute(
+    db,
+  );
 
   await db.schema
     .createTable("change_request_changes")

@@ -4,7 +4,10 @@ import { type Kysely, sql } from "kysely";
 // dependencies, and the counts SDKs report back. Every change to what the client API serves
 // tells every instance at commit through NOTIFY, so their snapshots are rebuilt.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("features").addColumn("impression_data", "boolean", (c) => c.notNull().defaultTo(false)).execute();
+  await db.schema
+    .alterTable("features")
+    .addColumn("impression_data", "boolean", (c) => c.notNull().defaultTo(false))
+    .execute();
 
   // Custom strategy types: the built-in ones are known to the code and never stored.
   await db.schema
@@ -113,18 +116,43 @@ export async function up(db: Kysely<any>): Promise<void> {
       return null;
     end
     $$`.execute(db);
-  for (const table of ["features", "feature_environments", "feature_strategies", "feature_strategy_segments", "segments", "feature_dependencies", "projects"]) {
+  for (const table of [
+    "features",
+    "feature_environments",
+    "feature_strategies",
+    "feature_strategy_segments",
+    "segments",
+    "feature_dependencies",
+    "projects",
+  ]) {
     await sql`create trigger ${sql.raw(`${table}_flag_change`)} after insert or update or delete or truncate on ${sql.table(table)}
               for each statement execute function vexil_notify_flag_change()`.execute(db);
   }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ["features", "feature_environments", "feature_strategies", "feature_strategy_segments", "segments", "feature_dependencies", "projects"]) {
+  for (const table of [
+    "features",
+    "feature_environments",
+    "feature_strategies",
+    "feature_strategy_segments",
+    "segments",
+    "feature_dependencies",
+    "projects",
+  ]) {
     await sql`drop trigger ${sql.raw(`${table}_flag_change`)} on ${sql.table(table)}`.execute(db);
   }
   await sql`drop function vexil_notify_flag_change()`.execute(db);
-  for (const table of ["client_metric_variants", "client_metrics", "client_instances", "feature_dependencies", "feature_strategy_segments", "segments", "feature_strategies", "strategy_types"]) {
+  for (const table of [
+    "client_metric_variants",
+    "client_metrics",
+    "client_instances",
+    "feature_dependencies",
+    "feature_strategy_segments",
+    "segments",
+    "feature_strategies",
+    "strategy_types",
+  ]) {
     await db.schema.dropTable(table).execute();
   }
   await db.schema.alterTable("features").dropColumn("impression_data").execute();

@@ -40,7 +40,9 @@ function matchTables(catalog: CatalogTable[], document: TransferDocument): Map<s
     if (!found) throw new TransferRefused(`the document lacks the table ${table.name}`);
     const expected = table.columns.map((c) => c.name).sort();
     if (JSON.stringify([...found.columns].sort()) !== JSON.stringify(expected)) {
-      throw new TransferRefused(`the document's columns of ${table.name} (${found.columns.join(", ")}) are not this database's (${expected.join(", ")})`);
+      throw new TransferRefused(
+        `the document's columns of ${table.name} (${found.columns.join(", ")}) are not this database's (${expected.join(", ")})`,
+      );
     }
   }
   const unknown = document.tables.find((t) => !catalog.some((c) => c.name === t.name));
@@ -78,7 +80,10 @@ async function primaryKeysOf(db: Kysely<any>, catalog: CatalogTable[]): Promise<
     const key = table.primaryKey.length ? table.primaryKey : table.columns.map((c) => c.name);
     const { rows } = await sql<{ key: string }>`select row(${sql.join(key.map((n) => sql.ref(n)))})::text as key
       from ${sql.table(table.name)} order by 1`.execute(db);
-    keys.set(table.name, rows.map((r) => r.key));
+    keys.set(
+      table.name,
+      rows.map((r) => r.key),
+    );
   }
   return keys;
 }
@@ -89,7 +94,10 @@ async function insertRows(trx: Kysely<Database>, table: CatalogTable, rows: Docu
   for (let start = 0; start < rows.rows.length; start += BATCH_ROWS) {
     const batch = rows.rows.slice(start, start + BATCH_ROWS);
     // Each value goes in as text and is cast to its column's type, the inverse of the export.
-    const values = batch.map(({ values }) => sql`(${sql.join(values.map((v, i) => sql`cast(${v} as ${sql.raw(types.get(rows.columns[i] as string) as string)})`))})`);
+    const values = batch.map(
+      ({ values }) =>
+        sql`(${sql.join(values.map((v, i) => sql`cast(${v} as ${sql.raw(types.get(rows.columns[i] as string) as string)})`))})`,
+    );
     try {
       await sql`insert into ${sql.table(table.name)} (${columns}) overriding system value values ${sql.join(values)}`.execute(trx);
     } catch (error) {

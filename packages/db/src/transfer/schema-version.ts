@@ -15,6 +15,8 @@ export async function schemaVersion(db: Kysely<any>): Promise<string> {
 /** Rows are only meaningful in the schema they were exported from. */
 export function refuseOtherSchema(header: DocumentHeader, schema: string, where: string): void {
   if (header.schema !== schema) {
-    throw new TransferRefused(`line 1: the document is of schema ${header.schema}, ${where} is at ${schema}; import with the Vexil version that exported it`);
+    throw new TransferRefused(
+      `line 1: the document is of schema ${header.schema}, ${where} is at ${schema}; import with the Vexil version that exported it`,
+    );
   }
 }

@@ -97,7 +97,8 @@ export function readDocument(text: string): TransferDocument {
   if (header.format !== TRANSFER_FORMAT) {
     throw refuse(0, `the document's format is ${JSON.stringify(header.format)}; this Vexil reads format ${TRANSFER_FORMAT}`);
   }
-  if (typeof header.schema !== "string" || typeof header.exportedAt !== "string") throw refuse(0, "the header lacks the schema or the export time");
+  if (typeof header.schema !== "string" || typeof header.exportedAt !== "string")
+    throw refuse(0, "the header lacks the schema or the export time");
   hash.update(`${first}\n`);
 
   const tables: DocumentTable[] = [];
@@ -141,7 +142,8 @@ export function readDocument(text: string): TransferDocument {
 
 function checkTrailer(trailer: Record<string, unknown>, tables: DocumentTable[], digest: string, refuse: (why: string) => Error): void {
   const counts = trailer.rows;
-  if (!isRecord(counts) || Object.keys(counts).length !== tables.length) throw refuse("the trailer's row counts do not name the document's tables");
+  if (!isRecord(counts) || Object.keys(counts).length !== tables.length)
+    throw refuse("the trailer's row counts do not name the document's tables");
   for (const table of tables) {
     if (counts[table.name] !== table.rows.length) {
       throw refuse(`the trailer counts ${String(counts[table.name])} rows of ${table.name}, the document holds ${table.rows.length}`);

@@ -115,7 +115,12 @@ export async function listApiTokens(db: Kysely<Database>, owner?: { userId: numb
   return (await query.execute()).map(toApiToken);
 }
 
-export async function deleteApiToken(trx: Kysely<Database>, by: Principal | null, id: number, owner?: { userId: number }): Promise<ApiToken> {
+export async function deleteApiToken(
+  trx: Kysely<Database>,
+  by: Principal | null,
+  id: number,
+  owner?: { userId: number },
+): Promise<ApiToken> {
   let query = trx.deleteFrom("api_tokens").where("id", "=", id);
   query = owner ? query.where("user_id", "=", owner.userId) : query.where("type", "!=", "personal");
   const row = await query.returningAll().executeTakeFirst();
@@ -188,7 +193,13 @@ export async function ensureInitialAdminTokens(db: Kysely<Database>, tokens: str
     if (!ADMIN_TOKEN.test(token)) throw new ValidationError(`An initial admin token must look like "*:*.<secret of 16+ characters>".`);
     const inserted = await db
       .insertInto("api_tokens")
-      .values({ type: "admin", token_name: "init-admin-token", secret_hash: hashToken(token), projects: JSON.stringify(["*"]), environment: "*" })
+      .values({
+        type: "admin",
+        token_name: "init-admin-token",
+        secret_hash: hashToken(token),
+        projects: JSON.stringify(["*"]),
+        environment: "*",
+      })
       .onConflict((oc) => oc.column("secret_hash").doNothing())
       .executeTakeFirst();
     created += Number(inserted.numInsertedOrUpdatedRows ?? 0n);

@@ -7,7 +7,10 @@ import type { SessionPolicy } from "./sessions.ts";
  * (they are already refused) and failed logins older than the longest throttle window (one hour).
  * Safe to run from every instance at once: each delete is idempotent.
  */
-export async function forgetExpiredAuthRecords(db: Kysely<Database>, policy: SessionPolicy): Promise<{ sessions: number; loginFailures: number }> {
+export async function forgetExpiredAuthRecords(
+  db: Kysely<Database>,
+  policy: SessionPolicy,
+): Promise<{ sessions: number; loginFailures: number }> {
   const sessions = await db
     .deleteFrom("sessions")
     .where((eb) =>
@@ -17,6 +20,9 @@ export async function forgetExpiredAuthRecords(db: Kysely<Database>, policy: Ses
       ]),
     )
     .executeTakeFirst();
-  const loginFailures = await db.deleteFrom("login_failures").where("failed_at", "<", sql<Date>`now() - interval '1 hour'`).executeTakeFirst();
+  const loginFailures = await db
+    .deleteFrom("login_failures")
+    .where("failed_at", "<", sql<Date>`now() - interval '1 hour'`)
+    .executeTakeFirst();
   return { sessions: Number(sessions.numDeletedRows), loginFailures: Number(loginFailures.numDeletedRows) };
 }

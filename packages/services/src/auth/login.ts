@@ -48,7 +48,12 @@ export async function login(
   if (!row || !matches) {
     await db.transaction().execute(async (trx) => {
       await ticket.failed(trx);
-      if (row) await trx.updateTable("users").set((eb) => ({ login_attempts: eb("login_attempts", "+", 1) })).where("id", "=", row.id).execute();
+      if (row)
+        await trx
+          .updateTable("users")
+          .set((eb) => ({ login_attempts: eb("login_attempts", "+", 1) }))
+          .where("id", "=", row.id)
+          .execute();
     });
     throw new PasswordMismatch();
   }

@@ -5,11 +5,6 @@ import type { Banner } from "./banner.ts";
 import { updateBanner } from "./update-banner.ts";
 
 /** Shows or hides a banner (`/on`, `/off`); recorded as `banner-updated`, like any other change. */
-export async function setBannerEnabled(
-  trx: Transaction<Database>,
-  by: Principal | null,
-  id: number,
-  enabled: boolean,
-): Promise<Banner> {
+export async function setBannerEnabled(trx: Transaction<Database>, by: Principal | null, id: number, enabled: boolean): Promise<Banner> {
   return updateBanner(trx, by, id, { enabled });
 }

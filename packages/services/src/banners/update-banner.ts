@@ -9,12 +9,7 @@ import { lockBanner } from "./lock-banner.ts";
 export type BannerChanges = Partial<BannerFields>;
 
 /** Changes a banner and records `banner-updated` with the banner before and after. */
-export async function updateBanner(
-  trx: Transaction<Database>,
-  by: Principal | null,
-  id: number,
-  changes: BannerChanges,
-): Promise<Banner> {
+export async function updateBanner(trx: Transaction<Database>, by: Principal | null, id: number, changes: BannerChanges): Promise<Banner> {
   assertValidBannerFields(changes);
   const before = await lockBanner(trx, id);
   const values: Updateable<Database["banners"]> = {};

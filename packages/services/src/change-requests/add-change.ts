@@ -4,7 +4,6 @@ import type { Principal } from "../auth/principal.ts";
 import { NoAccessError, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { locateFeatureEnvironment } from "../features/locate-feature-environment.ts";
-import { parseVariants } from "../features/parse-variants.ts";
 import type { ChangeRequestState } from "./change-request.ts";
 import { enabledChangeRequestSettings } from "./change-request-settings.ts";
 
@@ -34,7 +33,9 @@ export async function addChange(trx: Kysely<Database>, by: Principal, change: Ne
   await locateFeatureEnvironment(trx, { projectId: change.projectId, featureName: change.feature, environment: change.environment });
   const settings = await enabledChangeRequestSettings(trx, change.projectId, change.environment);
   if (!settings) {
-    throw new ValidationError(`Change requests are not enabled for the "${change.environment}" environment of the project "${change.projectId}".`);
+    throw new ValidationError(
+      `Change requests are not enabled for the "${change.environment}" environment of the project "${change.projectId}".`,
+    );
   }
 
   // Two requests from one user racing would both find nothing open; the lock makes them queue.
@@ -62,14 +63,29 @@ export async function addChange(trx: Kysely<Database>, by: Principal, change: Ne
       })
       .returning(["id", "state"])
       .executeTakeFirstOrThrow();
-    await appendEvent(trx, by, { type: "change-request-created", project: change.projectId, environment: change.environment, data: { id: request.id } });
+    await appendEvent(trx, by, {
+      type: "change-request-created",
+      project: change.projectId,
+      environment: change.environment,
+      data: { id: request.id },
+    });
   } else if (request.state !== "Draft") {
     await trx.deleteFrom("change_request_reviews").where("change_request_id", "=", request.id).where("kind", "=", "approval").execute();
-    await trx.updateTable("change_requests").set({ state: "In review", updated_at: sql<Date>`now()` }).where("id", "=", request.id).execute();
+    await trx
+      .updateTable("change_requests")
+      .set({ state: "In review", updated_at: sql<Date>`now()` })
+      .where("id", "=", request.id)
+      .execute();
   }
   const inserted = await trx
     .insertInto("change_request_changes")
-    .values({ change_request_id: request.id, feature_name: change.feature, action: change.action, payload: JSON.stringify(payload), created_by_user_id: by.userId })
+    .values({
+      change_request_id: request.id,
+      feature_name: change.feature,
+      action: change.action,
+      payload: JSON.stringify(payload),
+      created_by_user_id: by.userId,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   await appendEvent(trx, by, {

@@ -28,7 +28,12 @@ export async function applyChangeRequest(trx: Kysely<Database>, by: Principal | 
 
 // Any failure is reported as a validation failure, since its cause is the stored change, not the request that applies it.
 async function applyChanges(trx: Kysely<Database>, by: Principal | null, request: ChangeRequestRow): Promise<void> {
-  const changes = await trx.selectFrom("change_request_changes").selectAll().where("change_request_id", "=", request.id).orderBy("id").execute();
+  const changes = await trx
+    .selectFrom("change_request_changes")
+    .selectAll()
+    .where("change_request_id", "=", request.id)
+    .orderBy("id")
+    .execute();
   for (const change of changes) {
     const path = { projectId: request.project_id, featureName: change.feature_name, environment: request.environment_name };
     const payload = change.payload as { enabled?: unknown; variants?: unknown; id?: unknown; feature?: unknown };

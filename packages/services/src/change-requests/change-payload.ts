@@ -7,7 +7,15 @@ import { parseInput } from "../errors/parse-input.ts";
 import { parseVariants } from "../features/parse-variants.ts";
 import { parseStrategy } from "../strategies/parse-strategy.ts";
 
-export const CHANGE_ACTIONS = ["updateEnabled", "patchVariant", "addStrategy", "updateStrategy", "deleteStrategy", "addDependency", "deleteDependency"] as const;
+export const CHANGE_ACTIONS = [
+  "updateEnabled",
+  "patchVariant",
+  "addStrategy",
+  "updateStrategy",
+  "deleteStrategy",
+  "addDependency",
+  "deleteDependency",
+] as const;
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
 
 const enabledSchema = z.strictObject({ enabled: z.boolean() });
@@ -19,7 +27,12 @@ const parentSchema = z.strictObject({ feature: z.string().min(1).max(100) });
  * Checks a change's payload as a direct write would check its body, so that a request holds
  * nothing a direct write would refuse; returns it as it is stored (as the client sent it).
  */
-export async function validateChangePayload(db: Kysely<Database>, projectId: string, action: ChangeAction, payload: unknown): Promise<unknown> {
+export async function validateChangePayload(
+  db: Kysely<Database>,
+  projectId: string,
+  action: ChangeAction,
+  payload: unknown,
+): Promise<unknown> {
   const what = `The ${action} payload`;
   switch (action) {
     case "updateEnabled":

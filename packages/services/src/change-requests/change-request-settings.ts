@@ -62,7 +62,11 @@ export async function setChangeRequestConfig(
 }
 
 /** The settings of one environment where change requests are on, or null when they are off there. */
-export async function enabledChangeRequestSettings(db: Kysely<Database>, projectId: string, environment: string): Promise<{ requiredApprovals: number } | null> {
+export async function enabledChangeRequestSettings(
+  db: Kysely<Database>,
+  projectId: string,
+  environment: string,
+): Promise<{ requiredApprovals: number } | null> {
   const row = await db
     .selectFrom("change_request_settings")
     .select("required_approvals")

@@ -36,8 +36,17 @@ const requestsByIds = preparedQuery("vexil_change_requests_by_ids", (db, p: { id
   db
     .selectFrom("change_requests")
     .select([
-      "id", "project_id", "environment_name", "title", "state", "created_by_user_id", "min_approvals", "created_at",
-      "scheduled_at", "schedule_status", "schedule_reason",
+      "id",
+      "project_id",
+      "environment_name",
+      "title",
+      "state",
+      "created_by_user_id",
+      "min_approvals",
+      "created_at",
+      "scheduled_at",
+      "schedule_status",
+      "schedule_reason",
     ])
     .where("id", "=", (eb) => eb.fn.any(eb.val(p.ids)))
     .orderBy("id"),
@@ -57,7 +66,10 @@ const reviewsByRequestIds = preparedQuery("vexil_change_request_reviews_by_ids",
     .orderBy("id"),
 );
 const peopleByIds = preparedQuery("vexil_change_request_people", (db, p: { ids: number[] }) =>
-  db.selectFrom("users").select(["id", "username", "email"]).where("id", "=", (eb) => eb.fn.any(eb.val(p.ids))),
+  db
+    .selectFrom("users")
+    .select(["id", "username", "email"])
+    .where("id", "=", (eb) => eb.fn.any(eb.val(p.ids))),
 );
 
 /**
@@ -71,7 +83,13 @@ export async function loadChangeRequests(db: Kysely<Database>, ids: number[]): P
     changesByRequestIds.execute(db, { ids }),
     reviewsByRequestIds.execute(db, { ids }),
   ]);
-  const userIds = [...new Set([...requests.map((r) => r.created_by_user_id), ...changes.map((c) => c.created_by_user_id), ...reviews.map((r) => r.user_id)])];
+  const userIds = [
+    ...new Set([
+      ...requests.map((r) => r.created_by_user_id),
+      ...changes.map((c) => c.created_by_user_id),
+      ...reviews.map((r) => r.user_id),
+    ]),
+  ];
   const users = new Map(
     (await peopleByIds.execute(db, { ids: userIds })).map(
       (row) => [row.id, { id: row.id, username: row.username ?? row.email, imageUrl: imageUrlFor(row) }] as const,
@@ -85,7 +103,13 @@ export async function loadChangeRequests(db: Kysely<Database>, ids: number[]): P
       if (c.change_request_id !== r.id) continue;
       let feature = features.get(c.feature_name);
       if (!feature) features.set(c.feature_name, (feature = { name: c.feature_name, changes: [] }));
-      feature.changes.push({ id: c.id, action: c.action, payload: c.payload, createdAt: c.created_at, createdBy: actor(c.created_by_user_id) });
+      feature.changes.push({
+        id: c.id,
+        action: c.action,
+        payload: c.payload,
+        createdAt: c.created_at,
+        createdBy: actor(c.created_by_user_id),
+      });
     }
     const mine = reviews.filter((v) => v.change_request_id === r.id);
     const view: ChangeRequestView = {

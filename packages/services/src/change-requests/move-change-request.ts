@@ -33,16 +33,23 @@ function requirePermission(by: Principal, permission: Permission, environment: s
  * Moves a change request to another state under the rules of contract 3.4, in the caller's
  * transaction; applying carries the changes out in that same transaction.
  */
-export async function moveChangeRequest(trx: Kysely<Database>, by: Principal, projectId: string, id: number, change: StateChange): Promise<void> {
+export async function moveChangeRequest(
+  trx: Kysely<Database>,
+  by: Principal,
+  projectId: string,
+  id: number,
+  change: StateChange,
+): Promise<void> {
   // The row is locked: two approvers, or an approver and the scheduler, must not both act on one state.
   const request = await requireChangeRequest(trx, projectId, id, { forUpdate: true });
   const from = request.state as ChangeRequestState;
   const allowed = TRANSITIONS[from];
   if (!allowed.includes(change.state)) {
     const options = allowed.length ? allowed.map((s) => `"${s}"`).join(", ") : "nothing (it is final)";
-    throw new ValidationError(`Cannot move change request ${id} from "${from}" to "${change.state}"; from "${from}" it can go to ${options}.`, [
-      { path: "state", message: `not allowed from "${from}"` },
-    ]);
+    throw new ValidationError(
+      `Cannot move change request ${id} from "${from}" to "${change.state}"; from "${from}" it can go to ${options}.`,
+      [{ path: "state", message: `not allowed from "${from}"` }],
+    );
   }
   const env = request.environment_name;
   const isAuthor = by.kind === "user" && by.userId === request.created_by_user_id;
@@ -52,7 +59,12 @@ export async function moveChangeRequest(trx: Kysely<Database>, by: Principal, pr
   switch (change.state) {
     case "In review": {
       if (!isAuthor) throw new NoAccessError("Only the author can submit a change request for review.");
-      const any = await trx.selectFrom("change_request_changes").select("id").where("change_request_id", "=", id).limit(1).executeTakeFirst();
+      const any = await trx
+        .selectFrom("change_request_changes")
+        .select("id")
+        .where("change_request_id", "=", id)
+        .limit(1)
+        .executeTakeFirst();
       if (!any) throw new ValidationError("A change request needs at least one change before review.");
       break;
     }
@@ -79,7 +91,10 @@ export async function moveChangeRequest(trx: Kysely<Database>, by: Principal, pr
       requirePermission(by, "APPROVE_CHANGE_REQUEST", env);
       if (by.kind !== "user") throw new NoAccessError("Rejections are given by users; log in or use a personal access token.");
       if (isAuthor && !isAdmin(by)) throw new NoAccessError("You cannot reject your own change request; cancel it instead.");
-      await trx.insertInto("change_request_reviews").values({ change_request_id: id, kind: "rejection", user_id: by.userId, text: change.comment ?? null }).execute();
+      await trx
+        .insertInto("change_request_reviews")
+        .values({ change_request_id: id, kind: "rejection", user_id: by.userId, text: change.comment ?? null })
+        .execute();
       break;
     }
     case "Cancelled":
@@ -88,8 +103,10 @@ export async function moveChangeRequest(trx: Kysely<Database>, by: Principal, pr
     case "Scheduled": {
       requirePermission(by, "APPLY_CHANGE_REQUEST", env);
       if (!change.scheduledAt) throw new ValidationError("Scheduling needs `scheduledAt`.", [{ path: "scheduledAt", message: "required" }]);
-      const { future } = (await sql<{ future: boolean }>`select ${change.scheduledAt}::timestamptz > now() as future`.execute(trx)).rows[0] as { future: boolean };
-      if (!future) throw new ValidationError("`scheduledAt` must be in the future.", [{ path: "scheduledAt", message: "must be in the future" }]);
+      const { future } = (await sql<{ future: boolean }>`select ${change.scheduledAt}::timestamptz > now() as future`.execute(trx))
+        .rows[0] as { future: boolean };
+      if (!future)
+        throw new ValidationError("`scheduledAt` must be in the future.", [{ path: "scheduledAt", message: "must be in the future" }]);
       Object.assign(updates, { scheduled_at: change.scheduledAt, schedule_status: "pending", schedule_reason: null });
       break;
     }
@@ -99,7 +116,10 @@ export async function moveChangeRequest(trx: Kysely<Database>, by: Principal, pr
   }
 
   if (change.comment && change.state !== "Approved" && change.state !== "Rejected" && by.kind === "user") {
-    await trx.insertInto("change_request_reviews").values({ change_request_id: id, kind: "comment", user_id: by.userId, text: change.comment }).execute();
+    await trx
+      .insertInto("change_request_reviews")
+      .values({ change_request_id: id, kind: "comment", user_id: by.userId, text: change.comment })
+      .execute();
   }
   if (next === "Applied") return applyChangeRequest(trx, by, request);
   await trx
@@ -111,7 +131,12 @@ export async function moveChangeRequest(trx: Kysely<Database>, by: Principal, pr
     type: eventType(change.state, next),
     project: projectId,
     environment: env,
-    data: { id, state: next, ...(change.comment ? { comment: change.comment } : {}), ...(updates.scheduled_at ? { scheduledAt: updates.scheduled_at } : {}) },
+    data: {
+      id,
+      state: next,
+      ...(change.comment ? { comment: change.comment } : {}),
+      ...(updates.scheduled_at ? { scheduledAt: updates.scheduled_at } : {}),
+    },
     preData: { id, state: from },
   });
 }

@@ -52,7 +52,10 @@ export async function runDueChangeRequests(db: Kysely<Database>, limit = 100): P
 
 class ScheduledApplyFailed extends Error {
   readonly reason: string;
-  constructor(readonly changeRequestId: number, cause: unknown) {
+  constructor(
+    readonly changeRequestId: number,
+    cause: unknown,
+  ) {
     super(`Scheduled change request ${changeRequestId} failed to apply`);
     this.reason = cause instanceof Error ? cause.message : String(cause);
   }
@@ -71,7 +74,11 @@ async function markScheduleFailed(db: Kysely<Database>, id: number, reason: stri
       .skipLocked()
       .executeTakeFirst();
     if (!request) return;
-    await trx.updateTable("change_requests").set({ schedule_status: "failed", schedule_reason: reason.slice(0, 1000) }).where("id", "=", id).execute();
+    await trx
+      .updateTable("change_requests")
+      .set({ schedule_status: "failed", schedule_reason: reason.slice(0, 1000) })
+      .where("id", "=", id)
+      .execute();
     await appendEvent(trx, null, {
       type: "change-request-schedule-failed",
       project: request.project_id,

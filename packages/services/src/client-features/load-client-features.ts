@@ -22,7 +22,9 @@ export async function loadClientFeatures(db: Kysely<Database>, environment: stri
     .execute(async (trx) => {
       const features = await trx
         .selectFrom("features as f")
-        .leftJoin("feature_environments as fe", (join) => join.onRef("fe.feature_name", "=", "f.name").on("fe.environment_name", "=", environment))
+        .leftJoin("feature_environments as fe", (join) =>
+          join.onRef("fe.feature_name", "=", "f.name").on("fe.environment_name", "=", environment),
+        )
         .select(["f.name", "f.type", "f.description", "f.project_id", "f.impression_data", "fe.enabled", "fe.variants"])
         .$if(!everyProject, (q) => q.where("f.project_id", "in", projects))
         .orderBy("f.name")
@@ -60,7 +62,10 @@ export async function loadClientFeatures(db: Kysely<Database>, environment: stri
       const segmentRows = segmentIds.length
         ? await trx.selectFrom("segments").select(["id", "name", "constraints"]).where("id", "in", segmentIds).orderBy("id").execute()
         : [];
-      const revision = await trx.selectFrom("events").select((eb) => eb.fn.max("id").as("id")).executeTakeFirst();
+      const revision = await trx
+        .selectFrom("events")
+        .select((eb) => eb.fn.max("id").as("id"))
+        .executeTakeFirst();
 
       const segmentsOf = new Map<string, number[]>();
       for (const link of links) segmentsOf.set(link.strategy_id, [...(segmentsOf.get(link.strategy_id) ?? []), link.segment_id]);
@@ -82,9 +87,16 @@ export async function loadClientFeatures(db: Kysely<Database>, environment: stri
       for (const row of dependencies) {
         const variants = Array.isArray(row.variants) ? (row.variants as string[]) : [];
         const dependency = { feature: row.parent, enabled: row.enabled, ...(variants.length ? { variants } : {}) };
-        dependenciesOf.set(row.child, [...(dependenciesOf.get(row.child) ?? []), dependency as { feature: string; enabled: boolean; variants: string[] }]);
+        dependenciesOf.set(row.child, [
+          ...(dependenciesOf.get(row.child) ?? []),
+          dependency as { feature: string; enabled: boolean; variants: string[] },
+        ]);
       }
-      const segments: ClientSegment[] = segmentRows.map((s) => ({ id: s.id, name: s.name, constraints: constraintsFromJson(s.constraints) }));
+      const segments: ClientSegment[] = segmentRows.map((s) => ({
+        id: s.id,
+        name: s.name,
+        constraints: constraintsFromJson(s.constraints),
+      }));
       return {
         environment,
         revisionId: revision?.id ?? 0,

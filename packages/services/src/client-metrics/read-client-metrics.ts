@@ -4,7 +4,15 @@ import { NotFoundError } from "../errors/domain-error.ts";
 
 export interface ClientApplication {
   appName: string;
-  instances: { instanceId: string; sdkVersion: string | null; environment: string; strategies: string[]; started: Date; interval: number; lastSeen: Date }[];
+  instances: {
+    instanceId: string;
+    sdkVersion: string | null;
+    environment: string;
+    strategies: string[];
+    started: Date;
+    interval: number;
+    lastSeen: Date;
+  }[];
 }
 
 /** GET /api/admin/metrics/applications: every application that registered, with its instances. */
@@ -41,8 +49,20 @@ export interface FeatureMetricsRow {
 export async function featureMetricsRaw(db: Kysely<Database>, featureName: string): Promise<FeatureMetricsRow[]> {
   const feature = await db.selectFrom("features").select("name").where("name", "=", featureName).executeTakeFirst();
   if (!feature) throw new NotFoundError(`There is no feature "${featureName}".`);
-  const rows = await db.selectFrom("client_metrics").selectAll().where("feature_name", "=", featureName).orderBy("hour").orderBy("app_name").orderBy("environment").execute();
-  const variants = await db.selectFrom("client_metric_variants").selectAll().where("feature_name", "=", featureName).orderBy("variant").execute();
+  const rows = await db
+    .selectFrom("client_metrics")
+    .selectAll()
+    .where("feature_name", "=", featureName)
+    .orderBy("hour")
+    .orderBy("app_name")
+    .orderBy("environment")
+    .execute();
+  const variants = await db
+    .selectFrom("client_metric_variants")
+    .selectAll()
+    .where("feature_name", "=", featureName)
+    .orderBy("variant")
+    .execute();
   return rows.map((row) => ({
     featureName: row.feature_name,
     appName: row.app_name,

@@ -11,7 +11,11 @@ export async function storeClientMetrics(db: Kysely<Database>, counts: MetricCou
     const names = [...new Set(counts.map((c) => c.featureName))];
     const known = new Set<string>();
     for (let i = 0; i < names.length; i += CHUNK) {
-      const rows = await trx.selectFrom("features").select("name").where("name", "in", names.slice(i, i + CHUNK)).execute();
+      const rows = await trx
+        .selectFrom("features")
+        .select("name")
+        .where("name", "in", names.slice(i, i + CHUNK))
+        .execute();
       for (const row of rows) known.add(row.name);
     }
     const kept = counts.filter((c) => known.has(c.featureName));
@@ -19,7 +23,16 @@ export async function storeClientMetrics(db: Kysely<Database>, counts: MetricCou
       const chunk = kept.slice(i, i + CHUNK);
       await trx
         .insertInto("client_metrics")
-        .values(chunk.map((c) => ({ feature_name: c.featureName, environment: c.environment, app_name: c.appName, hour: c.hour, yes: c.yes, no: c.no })))
+        .values(
+          chunk.map((c) => ({
+            feature_name: c.featureName,
+            environment: c.environment,
+            app_name: c.appName,
+            hour: c.hour,
+            yes: c.yes,
+            no: c.no,
+          })),
+        )
         .onConflict((oc) =>
           oc.columns(["feature_name", "environment", "app_name", "hour"]).doUpdateSet((eb) => ({
             yes: eb("client_metrics.yes", "+", eb.ref("excluded.yes")),
@@ -28,7 +41,14 @@ export async function storeClientMetrics(db: Kysely<Database>, counts: MetricCou
         )
         .execute();
       const variants = chunk.flatMap((c) =>
-        [...c.variants].map(([variant, count]) => ({ feature_name: c.featureName, environment: c.environment, app_name: c.appName, hour: c.hour, variant, count })),
+        [...c.variants].map(([variant, count]) => ({
+          feature_name: c.featureName,
+          environment: c.environment,
+          app_name: c.appName,
+          hour: c.hour,
+          variant,
+          count,
+        })),
       );
       if (variants.length === 0) continue;
       await trx

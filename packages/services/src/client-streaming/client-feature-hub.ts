@@ -36,7 +36,13 @@ function compact(events: ClientDeltaEvent[]): ClientDeltaEvent[] {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i] as ClientDeltaEvent;
     const key =
-      event.type === "feature-updated" ? `f:${event.feature.name}` : event.type === "feature-removed" ? `f:${event.featureName}` : event.type === "segment-updated" ? `s:${event.segment.id}` : `s:${event.segmentId}`;
+      event.type === "feature-updated"
+        ? `f:${event.feature.name}`
+        : event.type === "feature-removed"
+          ? `f:${event.featureName}`
+          : event.type === "segment-updated"
+            ? `s:${event.segment.id}`
+            : `s:${event.segmentId}`;
     if (seen.has(key)) continue;
     seen.add(key);
     kept.push(event);

@@ -8,7 +8,8 @@ import { dependencyInputSchema, type FeatureDependency } from "./feature-depende
 
 async function requireFeatureIn(trx: Kysely<Database>, projectId: string, featureName: string): Promise<void> {
   const row = await trx.selectFrom("features").select("project_id").where("name", "=", featureName).executeTakeFirst();
-  if (!row || row.project_id !== projectId) throw new NotFoundError(`The feature "${featureName}" does not exist in the project "${projectId}".`);
+  if (!row || row.project_id !== projectId)
+    throw new NotFoundError(`The feature "${featureName}" does not exist in the project "${projectId}".`);
 }
 
 const refuse = (message: string): never => {
@@ -59,18 +60,38 @@ export async function deleteFeatureDependency(
   parent: string,
 ): Promise<void> {
   await requireFeatureIn(trx, path.projectId, path.featureName);
-  const deleted = await trx.deleteFrom("feature_dependencies").where("child", "=", path.featureName).where("parent", "=", parent).executeTakeFirst();
+  const deleted = await trx
+    .deleteFrom("feature_dependencies")
+    .where("child", "=", path.featureName)
+    .where("parent", "=", parent)
+    .executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) throw new NotFoundError(`"${path.featureName}" does not depend on "${parent}".`);
-  await appendEvent(trx, by, { type: "feature-dependency-removed", project: path.projectId, featureName: path.featureName, data: null, preData: { feature: parent } });
+  await appendEvent(trx, by, {
+    type: "feature-dependency-removed",
+    project: path.projectId,
+    featureName: path.featureName,
+    data: null,
+    preData: { feature: parent },
+  });
 }
 
 /** The parents of features, by child name. */
 export async function dependenciesOf(db: Kysely<Database>, featureNames: string[]): Promise<Map<string, FeatureDependency[]>> {
   const byChild = new Map<string, FeatureDependency[]>();
   if (featureNames.length === 0) return byChild;
-  const rows = await db.selectFrom("feature_dependencies").selectAll().where("child", "in", featureNames).orderBy("child").orderBy("parent").execute();
+  const rows = await db
+    .selectFrom("feature_dependencies")
+    .selectAll()
+    .where("child", "in", featureNames)
+    .orderBy("child")
+    .orderBy("parent")
+    .execute();
   for (const row of rows) {
-    const dependency = { feature: row.parent, enabled: row.enabled, variants: Array.isArray(row.variants) ? (row.variants as string[]) : [] };
+    const dependency = {
+      feature: row.parent,
+      enabled: row.enabled,
+      variants: Array.isArray(row.variants) ? (row.variants as string[]) : [],
+    };
     byChild.set(row.child, [...(byChild.get(row.child) ?? []), dependency]);
   }
   return byChild;

@@ -15,12 +15,7 @@ export interface NewFeature {
 }
 
 /** Creates a feature in a project; call it inside the request's transaction. */
-export async function createFeature(
-  trx: Kysely<Database>,
-  by: Principal | null,
-  projectId: string,
-  input: NewFeature,
-): Promise<Feature> {
+export async function createFeature(trx: Kysely<Database>, by: Principal | null, projectId: string, input: NewFeature): Promise<Feature> {
   assertUrlSafeName(input.name, "name");
   const type = input.type ?? "release";
   if (!(FEATURE_TYPES as readonly string[]).includes(type)) {
@@ -33,7 +28,13 @@ export async function createFeature(
   // concurrent creates.
   const row = await trx
     .insertInto("features")
-    .values({ name: input.name, project_id: projectId, description: input.description ?? null, type, impression_data: input.impressionData ?? false })
+    .values({
+      name: input.name,
+      project_id: projectId,
+      description: input.description ?? null,
+      type,
+      impression_data: input.impressionData ?? false,
+    })
     .onConflict((oc) => oc.column("name").doNothing())
     .returningAll()
     .executeTakeFirst();

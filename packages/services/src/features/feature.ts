@@ -17,5 +17,12 @@ export interface Feature {
 
 /** The one place where a feature row becomes a feature. */
 export function featureFromRow(row: Selectable<Database["features"]>): Feature {
-  return { name: row.name, project: row.project_id, description: row.description, type: row.type, impressionData: row.impression_data, createdAt: row.created_at };
+  return {
+    name: row.name,
+    project: row.project_id,
+    description: row.description,
+    type: row.type,
+    impressionData: row.impression_data,
+    createdAt: row.created_at,
+  };
 }

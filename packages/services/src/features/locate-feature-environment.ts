@@ -20,7 +20,9 @@ const locateAll = preparedQuery(
       .select((eb) => [
         eb.exists(eb.selectFrom("projects").select("projects.id").whereRef("projects.id", "=", "p.project")).as("projectExists"),
         eb.selectFrom("features").select("features.project_id").whereRef("features.name", "=", "p.feature").as("featureProject"),
-        eb.exists(eb.selectFrom("environments").select("environments.name").whereRef("environments.name", "=", "p.env")).as("environmentExists"),
+        eb
+          .exists(eb.selectFrom("environments").select("environments.name").whereRef("environments.name", "=", "p.env"))
+          .as("environmentExists"),
         eb
           .exists(
             eb

@@ -18,16 +18,14 @@ function parsesAsJson(value: string): boolean {
   }
 }
 
-export const variantPayloadSchema = z
-  .strictObject({ type: z.enum(PAYLOAD_TYPES), value: z.string() })
-  .superRefine((payload, ctx) => {
-    if (payload.type === "json" && !parsesAsJson(payload.value)) {
-      ctx.addIssue({ code: "custom", path: ["value"], message: 'must be valid JSON when "type" is "json"' });
-    }
-    if (payload.type === "number" && !JSON_NUMBER.test(payload.value)) {
-      ctx.addIssue({ code: "custom", path: ["value"], message: 'must be a number when "type" is "number"' });
-    }
-  });
+export const variantPayloadSchema = z.strictObject({ type: z.enum(PAYLOAD_TYPES), value: z.string() }).superRefine((payload, ctx) => {
+  if (payload.type === "json" && !parsesAsJson(payload.value)) {
+    ctx.addIssue({ code: "custom", path: ["value"], message: 'must be valid JSON when "type" is "json"' });
+  }
+  if (payload.type === "number" && !JSON_NUMBER.test(payload.value)) {
+    ctx.addIssue({ code: "custom", path: ["value"], message: 'must be a number when "type" is "number"' });
+  }
+});
 
 export const variantOverrideSchema = z.strictObject({
   contextName: z.string().min(1).max(100),

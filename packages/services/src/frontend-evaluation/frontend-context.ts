@@ -27,7 +27,9 @@ export const frontendContextSchema = z.strictObject({
   properties: z
     .record(z.string().min(1).max(MAX_PROPERTY_NAME), propertyValue)
     .refine((p) => Object.keys(p).length <= MAX_CONTEXT_PROPERTIES, `at most ${MAX_CONTEXT_PROPERTIES} properties`)
-    .transform((p) => Object.fromEntries(Object.entries(p).flatMap(([k, v]) => (v === null ? [] : [[k, String(v)]]))) as Record<string, string>)
+    .transform(
+      (p) => Object.fromEntries(Object.entries(p).flatMap(([k, v]) => (v === null ? [] : [[k, String(v)]]))) as Record<string, string>,
+    )
     .optional(),
 });
 

@@ -65,7 +65,8 @@ function compilesAsRe2(pattern: string, caseInsensitive: boolean): boolean {
 /** Why a single value cannot mean anything for the operator, or null when it can. */
 function singleValueProblem(operator: ConstraintOperator, value: string, caseInsensitive: boolean): string | null {
   if (operator.startsWith("NUM_")) return JSON_NUMBER.test(value) ? null : "must be a number";
-  if (operator.startsWith("DATE_")) return ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)) ? null : "must be an ISO 8601 date and time";
+  if (operator.startsWith("DATE_"))
+    return ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)) ? null : "must be an ISO 8601 date and time";
   if (operator.startsWith("SEMVER_")) return SEMVER.test(value) ? null : "must be a semantic version (1.2.3)";
   if (operator === "REGEX") return compilesAsRe2(value, caseInsensitive) ? null : "must be a regular expression that RE2 compiles";
   return null;

@@ -5,14 +5,27 @@ import { type FeatureEnvironmentPath, locateFeatureEnvironment } from "../featur
 import { type FeatureStrategy, featureStrategyFromRow } from "./feature-strategy.ts";
 
 /** The strategies of features in environments, by feature, environment and sort order, with their segment ids. */
-export async function strategiesOf(db: Kysely<Database>, featureNames: string[], environment?: string): Promise<Map<string, FeatureStrategy[]>> {
+export async function strategiesOf(
+  db: Kysely<Database>,
+  featureNames: string[],
+  environment?: string,
+): Promise<Map<string, FeatureStrategy[]>> {
   const byKey = new Map<string, FeatureStrategy[]>();
   if (featureNames.length === 0) return byKey;
   let query = db.selectFrom("feature_strategies").selectAll().where("feature_name", "in", featureNames);
   if (environment !== undefined) query = query.where("environment_name", "=", environment);
   const rows = await query.orderBy("sort_order").orderBy("created_at").orderBy("id").execute();
   const links = rows.length
-    ? await db.selectFrom("feature_strategy_segments").selectAll().where("strategy_id", "in", rows.map((r) => r.id)).orderBy("segment_id").execute()
+    ? await db
+        .selectFrom("feature_strategy_segments")
+        .selectAll()
+        .where(
+          "strategy_id",
+          "in",
+          rows.map((r) => r.id),
+        )
+        .orderBy("segment_id")
+        .execute()
     : [];
   for (const row of rows) {
     const key = `${row.feature_name}\u0000${row.environment_name}`;

@@ -28,7 +28,9 @@ export async function parseStrategy(db: Kysely<Database>, input: unknown, projec
   for (const key of ["rollout", "percentage"]) {
     const value = parsed.parameters[key];
     if (value !== undefined && !PERCENTAGE.test(value)) {
-      throw new ValidationError(`"parameters.${key}" must be a whole number from 0 to 100.`, [{ path: `parameters.${key}`, message: "must be 0-100" }]);
+      throw new ValidationError(`"parameters.${key}" must be a whole number from 0 to 100.`, [
+        { path: `parameters.${key}`, message: "must be 0-100" },
+      ]);
     }
   }
   const variants = parseVariants(parsed.variants, { what: "The strategy variants" }).map(({ overrides: _, ...variant }) => variant);

@@ -42,7 +42,13 @@ const parameter = (name: string, type: StrategyParameter["type"], description: s
   required,
 });
 
-const builtIn = (name: string, displayName: string, description: string, parameters: StrategyParameter[], deprecated = false): StrategyType => ({
+const builtIn = (
+  name: string,
+  displayName: string,
+  description: string,
+  parameters: StrategyParameter[],
+  deprecated = false,
+): StrategyType => ({
   name,
   displayName,
   description,
@@ -60,19 +66,31 @@ export const BUILT_IN_STRATEGIES: readonly StrategyType[] = [
     parameter("groupId", "string", "Users of the same group id get the same answer; the feature name by default", true),
   ]),
   builtIn("userWithId", "UserIDs", "On for the users listed.", [parameter("userIds", "list", "Comma-separated user ids")], true),
-  builtIn("remoteAddress", "IPs", "On for the addresses listed.", [parameter("IPs", "list", "Comma-separated IP addresses or CIDR ranges", true)]),
+  builtIn("remoteAddress", "IPs", "On for the addresses listed.", [
+    parameter("IPs", "list", "Comma-separated IP addresses or CIDR ranges", true),
+  ]),
   builtIn("applicationHostname", "Hosts", "On for the host names listed.", [parameter("hostNames", "list", "Comma-separated host names")]),
-  builtIn("gradualRolloutUserId", "Gradual rollout by user id", "Older form of flexibleRollout.", [
-    parameter("percentage", "percentage", "Share of users, 0-100"),
-    parameter("groupId", "string", "Group id"),
-  ], true),
-  builtIn("gradualRolloutSessionId", "Gradual rollout by session id", "Older form of flexibleRollout.", [
-    parameter("percentage", "percentage", "Share of sessions, 0-100"),
-    parameter("groupId", "string", "Group id"),
-  ], true),
-  builtIn("gradualRolloutRandom", "Random gradual rollout", "Older form of flexibleRollout.", [
-    parameter("percentage", "percentage", "Share of requests, 0-100"),
-  ], true),
+  builtIn(
+    "gradualRolloutUserId",
+    "Gradual rollout by user id",
+    "Older form of flexibleRollout.",
+    [parameter("percentage", "percentage", "Share of users, 0-100"), parameter("groupId", "string", "Group id")],
+    true,
+  ),
+  builtIn(
+    "gradualRolloutSessionId",
+    "Gradual rollout by session id",
+    "Older form of flexibleRollout.",
+    [parameter("percentage", "percentage", "Share of sessions, 0-100"), parameter("groupId", "string", "Group id")],
+    true,
+  ),
+  builtIn(
+    "gradualRolloutRandom",
+    "Random gradual rollout",
+    "Older form of flexibleRollout.",
+    [parameter("percentage", "percentage", "Share of requests, 0-100")],
+    true,
+  ),
 ];
 
 export const BUILT_IN_STRATEGY_NAMES: ReadonlySet<string> = new Set(BUILT_IN_STRATEGIES.map((s) => s.name));

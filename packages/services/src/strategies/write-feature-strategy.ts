@@ -9,7 +9,11 @@ import type { FeatureStrategy } from "./feature-strategy.ts";
 import { getFeatureStrategy } from "./list-feature-strategies.ts";
 import { type ParsedStrategy, parseStrategy } from "./parse-strategy.ts";
 
-const eventScope = (path: FeatureEnvironmentPath) => ({ project: path.projectId, environment: path.environment, featureName: path.featureName });
+const eventScope = (path: FeatureEnvironmentPath) => ({
+  project: path.projectId,
+  environment: path.environment,
+  featureName: path.featureName,
+});
 
 /** Checks the path and queues writers of one feature on its row, as the variants writer does. */
 async function lockFeature(trx: Kysely<Database>, path: FeatureEnvironmentPath): Promise<void> {
@@ -20,7 +24,10 @@ async function lockFeature(trx: Kysely<Database>, path: FeatureEnvironmentPath):
 async function storeSegments(trx: Kysely<Database>, strategyId: string, segments: number[]): Promise<void> {
   await trx.deleteFrom("feature_strategy_segments").where("strategy_id", "=", strategyId).execute();
   if (segments.length === 0) return;
-  await trx.insertInto("feature_strategy_segments").values(segments.map((segment_id) => ({ strategy_id: strategyId, segment_id }))).execute();
+  await trx
+    .insertInto("feature_strategy_segments")
+    .values(segments.map((segment_id) => ({ strategy_id: strategyId, segment_id })))
+    .execute();
 }
 
 const columns = (s: ParsedStrategy, sortOrder: number) => ({
@@ -34,7 +41,12 @@ const columns = (s: ParsedStrategy, sortOrder: number) => ({
 });
 
 /** POST .../strategies: adds a strategy after the others (or at its sortOrder); 200 with it. */
-export async function addFeatureStrategy(trx: Kysely<Database>, by: Principal | null, path: FeatureEnvironmentPath, input: unknown): Promise<FeatureStrategy> {
+export async function addFeatureStrategy(
+  trx: Kysely<Database>,
+  by: Principal | null,
+  path: FeatureEnvironmentPath,
+  input: unknown,
+): Promise<FeatureStrategy> {
   // Validated before the path is looked up: the contract checks the body (400) before existence (404).
   const strategy = await parseStrategy(trx, input, path.projectId);
   await lockFeature(trx, path);
@@ -82,7 +94,12 @@ export async function updateFeatureStrategy(
 }
 
 /** DELETE .../strategies/:id. */
-export async function deleteFeatureStrategy(trx: Kysely<Database>, by: Principal | null, path: FeatureEnvironmentPath, strategyId: string): Promise<void> {
+export async function deleteFeatureStrategy(
+  trx: Kysely<Database>,
+  by: Principal | null,
+  path: FeatureEnvironmentPath,
+  strategyId: string,
+): Promise<void> {
   await lockFeature(trx, path);
   const before = await getFeatureStrategy(trx, path, strategyId);
   const deleted = await trx.deleteFrom("feature_strategies").where("id", "=", strategyId).executeTakeFirst();

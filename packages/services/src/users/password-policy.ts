@@ -11,8 +11,6 @@ export function checkPasswordPolicy(password: string, path = "password"): void {
     ]);
   }
   if (Buffer.byteLength(password, "utf8") > MAX_BYTES) {
-    throw new ValidationError(`The password must be at most ${MAX_BYTES} bytes long.`, [
-      { path, message: `at most ${MAX_BYTES} bytes` },
-    ]);
+    throw new ValidationError(`The password must be at most ${MAX_BYTES} bytes long.`, [{ path, message: `at most ${MAX_BYTES} bytes` }]);
   }
 }

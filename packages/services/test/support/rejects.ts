@@ -8,5 +8,11 @@ export async function rejects<E extends Error>(promise: Promise<unknown>, kind: 
     assert.instance(error, kind);
     return error as E;
   }
-  throw new assert.Assertion({ message: `expected a ${kind.name}`, generated: false, operator: "rejects", expects: kind.name, actual: "resolved" });
+  throw new assert.Assertion({
+    message: `expected a ${kind.name}`,
+    generated: false,
+    operator: "rejects",
+    expects: kind.name,
+    actual: "resolved",
+  });
 }
