@@ -221,7 +221,7 @@ test("Editor and Viewer get 403 naming UPDATE_INSTANCE_BANNERS on every write; a
   const read = await srv.call("GET", "/api/admin/banners", { headers: client });
   assertError(read, 403, "NoAccessError");
   assert.is(read.json.message, "A client token cannot use the admin API; use an admin token or a personal access token.");
-  // Permission comes before content type and schema (contract check order).
+  // Permission comes before content type and schema (docs/errors.md#check-order).
   const early = await srv.call("POST", "/api/admin/banners", {
     raw: "not json",
     headers: { ...viewer.headers, "content-type": "text/plain" },

@@ -35,7 +35,7 @@ if (browser) {
       await page.getByRole("alert").filter({ hasText: "Wrong username or password." }).waitFor();
     }
     await checkPage(page, "login-wrong-password");
-    // The sixth failure in a row waits a second first (contract 3.2): the page says how long.
+    // The sixth failure in a row waits a second first (docs/auth.md#login-throttle): the page says how long.
     await page.getByRole("button", { name: "Log in" }).click();
     await page
       .getByRole("alert")

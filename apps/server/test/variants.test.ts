@@ -168,7 +168,7 @@ test("variants come back sorted by name, whatever the order written", async () =
   );
 });
 
-// Each body breaks one rule of contract 3.3; `field` is the detail path the 400 must name.
+// Each body breaks one rule of docs/flag-model.md#variants; `field` is the detail path the 400 must name.
 const rules: [string, unknown, string][] = [
   ["a body that is not an array", { name: "a" }, "variants"],
   ["a missing name", [{ weight: 10 }], "variants.0.name"],

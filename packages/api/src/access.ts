@@ -8,7 +8,7 @@ import { AuthenticationRequired, NoAccessError, type Permission, type Principal,
 export type Access = "public" | "authenticated" | "client" | "frontend" | Permission;
 
 /**
- * Throws the 401 or 403 the contract asks for. The REST bridge calls it before it reads a body
+ * Throws the 401 or 403 of docs/errors.md#check-order. The REST bridge calls it before it reads a body
  * (so that 401 and 403 come before 415, 413 and 400) and every protected procedure calls it
  * again, so that the tRPC transport enforces the same rule.
  */
@@ -24,7 +24,7 @@ export function checkAccess(principal: Principal | null, access: Access, environ
     throw new NoAccessError("The frontend API takes a frontend token (or an admin token); this one cannot use it.");
   }
   if (principal.kind === "client-token") {
-    // The contract's 403 names the missing permission; a client token holds none of them.
+    // The 403 names the missing permission (docs/errors.md#no-access); a client token holds none of them.
     const why = `A ${principal.type} token cannot use the admin API; use an admin token or a personal access token.`;
     throw access === "authenticated" ? new NoAccessError(why) : NoAccessError.forPermission(access, environment, why);
   }

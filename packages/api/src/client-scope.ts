@@ -36,7 +36,7 @@ export async function renderedFeatures(deps: ApiDeps, principal: Principal, quer
 
 const SEGMENTS_SPEC = [4, 2, 0];
 
-/** SDKs that send Unleash-Client-Spec 4.2.0 or later read segments at the top (U). */
+/** SDKs that send Unleash-Client-Spec 4.2.0 or later read segments at the top (docs/sdk-protocols.md#client-features). */
 export function readsSegmentsAtTop(specHeader: string | undefined): boolean {
   const match = /^(\d+)\.(\d+)\.(\d+)/.exec(specHeader?.trim() ?? "");
   if (!match) return false;

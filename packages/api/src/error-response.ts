@@ -13,7 +13,7 @@ import {
 import { ZodError } from "zod";
 import { TransportError, type TransportErrorName } from "./transport-error.ts";
 
-/** The one error body of contract section 1. */
+/** The one error body (docs/errors.md#error-body). */
 export interface ErrorBody {
   id: string;
   name: ErrorName;

@@ -12,9 +12,9 @@ import { frontendContextInputSchema, frontendRequestSchema } from "./schemas/fro
 export type FrontendHandler = (req: IncomingMessage, res: ServerResponse, ctx: Context) => Promise<void>;
 
 /**
- * `GET` and `POST /api/frontend` (client-api 3), at the edge rather than through the REST bridge:
+ * `GET` and `POST /api/frontend` (docs/sdk-protocols.md#frontend-api), at the edge rather than through the REST bridge:
  * browsers poll it, the query's `properties[name]` needs parsing, and an unchanged answer is a
- * 304 with no body, which the bridge has no way to say. Checks in the contract's order: 401, 403,
+ * 304 with no body, which the bridge has no way to say. Checks in the order of docs/errors.md#check-order: 401, 403,
  * then the body's 415, 413 and 400.
  */
 export function createFrontendHandler(options: { bodyLimit: number }): FrontendHandler {

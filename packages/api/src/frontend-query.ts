@@ -12,7 +12,7 @@ function repeated(name: string): ValidationError {
 /**
  * The context of `GET /api/frontend` from its query, as `unleash-proxy-client` writes it: the
  * context fields by name, properties as `properties[name]=value`, and any other name a property
- * too (U). The result is checked by the context schema like a POSTed context.
+ * too (as in Unleash). The result is checked by the context schema like a POSTed context.
  */
 export function contextFromQuery(search: string): Record<string, unknown> {
   const context: Record<string, unknown> = {};

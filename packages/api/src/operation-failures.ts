@@ -1,7 +1,7 @@
 import type { ErrorName } from "./error-response.ts";
 import type { RestRoute } from "./rest-routes.ts";
 
-/** Which error names one REST operation can answer, in the contract's check order. */
+/** Which error names one REST operation can answer, in the order of docs/errors.md#check-order. */
 export function operationFailures({ meta, params, hasBody }: RestRoute): ErrorName[] {
   const hasParams = params.length > 0;
   const names: ErrorName[] = [];

@@ -38,7 +38,7 @@ function requestHasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * A request's JSON body, checked in the contract's order: content type (415), size (413), JSON
+ * A request's JSON body, checked in the order of docs/errors.md#check-order: content type (415), size (413), JSON
  * (400). `undefined` when the request has no body; its socket is then free for the next request.
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {

@@ -14,7 +14,7 @@ interface MatchableRoute extends RestRoute {
 
 export interface RestBridgeOptions {
   router: AnyRouter;
-  /** Bytes a request body may have (contract: 256 KiB). */
+  /** Bytes a request body may have (docs/limits.md#body-limit: 256 KiB by default). */
   bodyLimit: number;
 }
 
@@ -84,7 +84,7 @@ function queryParameters(url: string, queryAt: number): Record<string, string | 
 
 /**
  * Serves the router's procedures at the paths their `meta.openapi` documents, checking in the
- * contract's order (route, 401, 403, 415, 413, 400), through a tRPC caller so that middleware and
+ * order of docs/errors.md#check-order (route, 401, 403, 415, 413, 400), through a tRPC caller so that middleware and
  * zod validation are the same as on `/trpc`.
  */
 export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): RestHandler {

@@ -1,7 +1,7 @@
 /**
  * The error names only the edge answers, about the HTTP request itself rather than a business
  * rule; closed, so a misspelt name fails `tsc` instead of becoming a 500.
- * `ContentTypeerror` keeps the lower-case "e" of the source document (admin-api.md), because
+ * `ContentTypeerror` keeps the lower-case "e" of the name as first documented (docs/errors.md#contenttypeerror), because
  * clients match the name to the letter.
  */
 export type TransportErrorName = "MethodNotAllowed" | "PayloadTooLarge" | "ContentTypeerror";

@@ -6,7 +6,7 @@ export interface VexilErrorDetail {
 
 /**
  * Any failure the API answered, over REST or tRPC: the HTTP status and the error body
- * `{id, name, message, details?}` of the contract. `name` is the error kind, e.g. `NotFoundError`.
+ * `{id, name, message, details?}` (docs/errors.md#error-body). `name` is the error kind, e.g. `NotFoundError`.
  */
 export class VexilApiError extends Error {
   readonly status: number;

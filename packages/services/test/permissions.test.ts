@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { PERMISSIONS, type Principal, principalHasPermission, RootRole, roleHasPermission } from "../src/index.ts";
 
-// The permission table of contract section 1, written out so that a change to the code shows here.
+// The permission table of docs/auth.md#roles-and-permissions, written out so that a change to the code shows here.
 const expected: Record<string, Record<number, boolean>> = {
   ADMIN: { 1: true, 2: false, 3: false },
   UPDATE_INSTANCE_BANNERS: { 1: true, 2: false, 3: false },
@@ -11,7 +11,7 @@ const expected: Record<string, Record<number, boolean>> = {
   APPROVE_CHANGE_REQUEST: { 1: true, 2: true, 3: false },
   APPLY_CHANGE_REQUEST: { 1: true, 2: true, 3: false },
   SKIP_CHANGE_REQUEST: { 1: true, 2: false, 3: false },
-  // The flag model (client-api 1): editors shape flags; custom strategy types are an admin's.
+  // The flag model (docs/auth.md#roles-and-permissions): editors shape flags; custom strategy types are an admin's.
   UPDATE_FEATURE: { 1: true, 2: true, 3: false },
   UPDATE_FEATURE_ENVIRONMENT: { 1: true, 2: true, 3: false },
   CREATE_FEATURE_STRATEGY: { 1: true, 2: true, 3: false },

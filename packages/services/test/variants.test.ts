@@ -174,7 +174,7 @@ test("payloads: string, csv, JSON that parses and numbers are kept", async () =>
   assert.equal([withOverrides?.stickiness, withOverrides?.overrides], ["userId", overrides]);
 });
 
-// Each entry breaks one rule of contract 3.3; the detail path names the offending field.
+// Each entry breaks one rule of docs/flag-model.md#variants; the detail path names the offending field.
 const invalid: [string, unknown, string][] = [
   ["a body that is not an array", { name: "a" }, "variants"],
   ["a variant that is not an object", ["a"], "variants.0"],

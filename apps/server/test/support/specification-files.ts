@@ -21,10 +21,10 @@ export interface SpecFile {
 }
 
 /**
- * What the admin API refuses by its own rules (client-api 1), by file and feature: each refusal
+ * What the admin API refuses by its own rules (docs/sdk-protocols.md#specification-states), by file and feature: each refusal
  * is asserted, and the cases of those features are not run. Nothing else may be refused.
  */
-// Variants are stored per mille (contract 3.3), and SDKs pick by the hash modulo the total, so
+// Variants are stored per mille (docs/flag-model.md#variant-weights), and SDKs pick by the hash modulo the total, so
 // weights with another total have no per-mille equivalent: sent as written, they are refused.
 const weights = (w: string) => `variant weights ${w} do not add up to 1000`;
 export const EXPECTED_REFUSALS: Record<string, Record<string, string>> = {

@@ -5,7 +5,7 @@ export type ChangeRequest = RouterOutputs["changeRequests"]["get"];
 export type TargetState = RouterInputs["changeRequests"]["setState"]["state"];
 
 /**
- * The moves the server would accept from this user (contract 3.4): the author submits; Admins and
+ * The moves the server would accept from this user (docs/flag-model.md#change-request-states): the author submits; Admins and
  * Editors approve and reject others' requests (Admins their own too), and apply and schedule;
  * the author or an Admin cancels.
  */

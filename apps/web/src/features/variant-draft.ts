@@ -51,7 +51,7 @@ export function toInput(d: VariantDraft): VariantInput {
   };
 }
 
-/** What the API would refuse, per row and field, checked as the API checks it (contract 3.3). */
+/** What the API would refuse, per row and field, checked as the API checks it (docs/flag-model.md#variants). */
 export function draftProblems(drafts: VariantDraft[]): { rows: Record<string, string>[]; whole: string[] } {
   const rows = drafts.map((d, i) => {
     const p: Record<string, string> = {};

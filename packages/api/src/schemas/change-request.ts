@@ -27,7 +27,7 @@ const common = {
 };
 
 /**
- * admin-api.md 2.5: only a Scheduled request carries `schedule`; a union discriminated by `state`
+ * Only a Scheduled request carries `schedule` (docs/flag-model.md#change-request-shape); a union discriminated by `state`
  * checks each response against one shape instead of trying both.
  */
 export const changeRequestSchema = z

@@ -42,7 +42,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex("events_type_idx").on("events").column("type").execute();
   await db.schema.createIndex("events_project_idx").on("events").column("project").execute();
 
-  // The data a first start needs (contract section 2): one project with both environments.
+  // The data a first start needs (docs/flag-model.md#first-start): one project with both environments.
   await db
     .insertInto("environments")
     .values([

@@ -85,7 +85,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint("client_instances_pk", ["app_name", "instance_id"])
     .execute();
 
-  // Counts are summed per feature, environment, application and hour (client-api 2).
+  // Counts are summed per feature, environment, application and hour (docs/sdk-protocols.md#metrics).
   await db.schema
     .createTable("client_metrics")
     .addColumn("feature_name", "text", (c) => c.notNull())

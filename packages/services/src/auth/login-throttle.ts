@@ -13,7 +13,7 @@ export interface LoginLimits {
   perAccountPerHour: number;
 }
 
-// ASVS 2.2.1 / 5.0 6.3.1, as contract 3.2 sets them.
+// ASVS 2.2.1 / 5.0 6.3.1, as docs/auth.md#login-throttle sets them.
 export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
   perAddressPerMinute: 10,
   streakBeforeDelay: 5,

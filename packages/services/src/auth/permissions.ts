@@ -2,7 +2,7 @@
 export const RootRole = { Admin: 1, Editor: 2, Viewer: 3 } as const;
 export type RootRoleId = (typeof RootRole)[keyof typeof RootRole];
 
-/** What editors may do to flags (client-api 1): Unleash's permission names. */
+/** What editors may do to flags (docs/auth.md#roles-and-permissions): Unleash's permission names. */
 const FLAG_MODEL_PERMISSIONS = [
   "UPDATE_FEATURE",
   "UPDATE_FEATURE_ENVIRONMENT",

@@ -4,7 +4,7 @@ import { imageUrlFor } from "../users/user.ts";
 
 export const CHANGE_REQUEST_STATES = ["Draft", "In review", "Approved", "Applied", "Cancelled", "Rejected", "Scheduled"] as const;
 export type ChangeRequestState = (typeof CHANGE_REQUEST_STATES)[number];
-/** Contract 3.4: what "pending" means. */
+/** What "pending" means (docs/flag-model.md#pending-change-requests). */
 export const PENDING_STATES: ChangeRequestState[] = ["Draft", "In review", "Approved", "Scheduled"];
 
 export interface Actor {

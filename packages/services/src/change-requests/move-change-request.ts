@@ -8,7 +8,7 @@ import { applyChangeRequest } from "./apply-change-request.ts";
 import type { ChangeRequestState } from "./change-request.ts";
 import { requireChangeRequest } from "./require-change-request.ts";
 
-/** Contract 3.4: from each state, the states it may move to. */
+/** From each state, the states it may move to (docs/flag-model.md#change-request-states). */
 export const TRANSITIONS: Record<ChangeRequestState, ChangeRequestState[]> = {
   Draft: ["In review", "Cancelled"],
   "In review": ["Approved", "Rejected", "Cancelled"],
@@ -30,7 +30,7 @@ function requirePermission(by: Principal, permission: Permission, environment: s
 }
 
 /**
- * Moves a change request to another state under the rules of contract 3.4, in the caller's
+ * Moves a change request to another state under the rules of docs/flag-model.md#change-request-states, in the caller's
  * transaction; applying carries the changes out in that same transaction.
  */
 export async function moveChangeRequest(

@@ -15,7 +15,7 @@ export interface ClientStrategy {
   segments?: number[];
 }
 
-/** One element of `GET /api/client/features` (client-api 2), in the order SDKs are sent its keys. */
+/** One element of `GET /api/client/features` (docs/sdk-protocols.md#client-features), in the order SDKs are sent its keys. */
 export interface ClientFeature {
   name: string;
   type: string;

@@ -28,7 +28,7 @@ const MAX_PENDING = 100_000;
 
 /**
  * SDKs report every few seconds per instance; summing the reports in memory and storing them in
- * batches keeps those writes off the path of the feature polls (client-api 2).
+ * batches keeps those writes off the path of the feature polls (docs/sdk-protocols.md#metrics).
  */
 export function createClientMetricsBuffer(): ClientMetricsBuffer {
   let pending = new Map<string, MetricCounts>();

@@ -8,7 +8,7 @@ export interface HydrationEvent {
   segments: ClientSegment[];
 }
 
-/** One change to what a scope serves, as Unleash's delta API and streaming send it (spec 19, 20). */
+/** One change to what a scope serves, as Unleash's delta API and streaming send it (docs/sdk-protocols.md#delta-and-streaming). */
 export type ClientDeltaEvent =
   | { type: "feature-updated"; eventId: number; feature: ClientFeature }
   | { type: "feature-removed"; eventId: number; featureName: string; project: string }

@@ -11,7 +11,7 @@ export type DomainErrorName =
   | "ServiceUnavailable";
 
 /**
- * The errors business rules throw. Each carries the error name of the contract and a sentence
+ * The errors business rules throw. Each carries an error name of docs/errors.md#error-names and a sentence
  * for a person, never an HTTP status or path: the edge maps names to statuses in one place.
  */
 export class DomainError extends Error {
@@ -66,7 +66,7 @@ export class NoAccessError extends DomainError {
     this.permission = permission;
   }
 
-  /** The contract's 403: names the permission (and the environment); `why` says more, when there is more. */
+  /** The 403 of docs/errors.md#no-access: names the permission (and the environment); `why` says more, when there is more. */
   static forPermission(permission: string, environment?: string, why?: string): NoAccessError {
     const where = environment ? ` in the "${environment}" environment` : "";
     return new NoAccessError(`You need the "${permission}" permission to perform this action${where}.${why ? ` ${why}` : ""}`, permission);

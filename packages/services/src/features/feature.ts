@@ -10,7 +10,7 @@ export interface Feature {
   project: string;
   description: string | null;
   type: string;
-  /** Whether SDKs emit an impression event on each evaluation (U). */
+  /** Whether SDKs emit an impression event on each evaluation (as in Unleash). */
   impressionData: boolean;
   createdAt: Date;
 }

@@ -3,7 +3,7 @@ import { normaliseVariantWeights } from "./normalise-variant-weights.ts";
 import { type Variant, variantsInputSchema } from "./variant.ts";
 
 /**
- * Checks a variants array against every rule of contract 3.3 and returns it as it is stored:
+ * Checks a variants array against every rule of docs/flag-model.md#variants and returns it as it is stored:
  * defaults filled in, weights normalised, sorted by name. `path` names the array in the details
  * of a ValidationError; `what` says where it came from in the message.
  */

@@ -13,7 +13,7 @@ export async function replaceFeatureEnvironmentVariants(
   path: FeatureEnvironmentPath,
   variants: unknown,
 ): Promise<Variant[]> {
-  // Validated before the path is looked up: the contract checks the schema (400) before existence (404).
+  // Validated before the path is looked up: the schema (400) comes before existence (404) (docs/errors.md#check-order).
   const after = parseVariants(variants);
   return updateFeatureEnvironmentVariants(trx, by, path, () => after);
 }

@@ -33,7 +33,7 @@ export const variantOverrideSchema = z.strictObject({
 });
 
 /**
- * One variant as a client writes it (contract 3.3). The weight of a `variable` variant is computed
+ * One variant as a client writes it (docs/flag-model.md#variants). The weight of a `variable` variant is computed
  * on every write, so it may be left out; a `fix` variant needs one.
  */
 export const variantInputSchema = z

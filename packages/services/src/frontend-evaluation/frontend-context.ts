@@ -5,7 +5,7 @@ export const MAX_CONTEXT_VALUE = 1000;
 export const MAX_CONTEXT_PROPERTIES = 100;
 const MAX_PROPERTY_NAME = 100;
 
-/** The fields of an Unleash context that are not properties (U). */
+/** The fields of an Unleash context that are not properties (as in Unleash). */
 export const CONTEXT_FIELDS = ["userId", "sessionId", "remoteAddress", "appName", "environment", "currentTime"] as const;
 
 const value = z.string().max(MAX_CONTEXT_VALUE);
@@ -14,7 +14,7 @@ const value = z.string().max(MAX_CONTEXT_VALUE);
 const propertyValue = z.union([value, z.number(), z.boolean(), z.null()]);
 
 /**
- * The user's context as a browser sends it to the frontend API (client-api 3). Empty fields count
+ * The user's context as a browser sends it to the frontend API (docs/sdk-protocols.md#frontend-api). Empty fields count
  * as absent, as in Unleash; `currentTime` must be a date, since it is what date constraints compare.
  */
 export const frontendContextSchema = z.strictObject({

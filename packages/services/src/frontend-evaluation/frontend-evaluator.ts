@@ -15,7 +15,7 @@ const requireSdk = createRequire(import.meta.url);
 const { default: UnleashClient } = requireSdk("unleash-client/lib/client.js") as { default: typeof UnleashClientClass };
 const { defaultStrategies } = requireSdk("unleash-client/lib/strategy/index.js") as { defaultStrategies: Strategy[] };
 
-/** A variant as the frontend API answers it (U). */
+/** A variant as the frontend API answers it (as in Unleash). */
 export interface FrontendVariant {
   name: string;
   enabled: boolean;
@@ -36,7 +36,7 @@ export interface FrontendEvaluator {
   evaluate(context: FrontendContext): FrontendToggle[];
 }
 
-// What the SDK's Unleash object puts under every context when it is built with defaults (U: the
+// What the SDK's Unleash object puts under every context when it is built with defaults (as in Unleash: the
 // frontend API builds it with appName "frontend-api").
 const STATIC_CONTEXT = { appName: "frontend-api", environment: "default" };
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { variantsFromJson } from "../features/variant.ts";
 import { type Constraint, constraintsFromJson, constraintsInputSchema } from "./constraint.ts";
 
-/** A strategy variant: a feature variant without overrides (client-api 1). */
+/** A strategy variant: a feature variant without overrides (docs/flag-model.md#strategy-variants). */
 export interface StrategyVariant {
   name: string;
   weight: number;

@@ -47,7 +47,7 @@ export async function addFeatureStrategy(
   path: FeatureEnvironmentPath,
   input: unknown,
 ): Promise<FeatureStrategy> {
-  // Validated before the path is looked up: the contract checks the body (400) before existence (404).
+  // Validated before the path is looked up: the body (400) comes before existence (404) (docs/errors.md#check-order).
   const strategy = await parseStrategy(trx, input, path.projectId);
   await lockFeature(trx, path);
   let sortOrder = strategy.sortOrder;

@@ -6,7 +6,7 @@ import { NotFoundError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { checkPasswordPolicy } from "./password-policy.ts";
 
-/** Sets a new password and ends every session of that user (contract 3.2). */
+/** Sets a new password and ends every session of that user (docs/auth.md#sessions). */
 export async function changePassword(
   db: Kysely<Database>,
   hasher: PasswordHasher,

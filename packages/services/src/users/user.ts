@@ -3,7 +3,7 @@ import type { Database } from "@vexil/db";
 import type { Selectable } from "kysely";
 import type { RootRoleId } from "../auth/permissions.ts";
 
-/** A user as the API shows it (admin-api.md 2.3); never the password hash. */
+/** A user as the API shows it (docs/auth.md#users); never the password hash. */
 export interface User {
   id: number;
   name: string | null;
