@@ -10,7 +10,11 @@ import { type PeriodicTask, startPeriodicTask } from "./periodic-task.ts";
  */
 export function startChangeRequestScheduler(db: Kysely<Database>, log: Logger, intervalMs: number): PeriodicTask {
   return startPeriodicTask(log, "processing scheduled change requests", intervalMs, async () => {
-    const { applied, failed } = await runDueChangeRequests(db);
+    // A request that met a transient failure waits one interval at the least before any instance tries it again.
+    const { applied, failed, retrying } = await runDueChangeRequests(db, { retryDelayMs: intervalMs });
+    for (const { id, attempts, error } of retrying) {
+      log.warn({ err: error, changeRequestId: id, attempts }, "a scheduled change request met a transient failure; it will be retried");
+    }
     if (applied.length || failed.length) log.info({ applied, failed }, "scheduled change requests processed");
   });
 }

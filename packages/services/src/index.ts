@@ -80,7 +80,13 @@ export { addChange, CHANGE_ACTIONS, type ChangeAction, type NewChange } from "./
 export { requireChangeRequest } from "./change-requests/require-change-request.ts";
 export { moveChangeRequest, type StateChange, TRANSITIONS } from "./change-requests/move-change-request.ts";
 export { pendingChangeRequestsFor } from "./change-requests/pending-change-requests.ts";
-export { runDueChangeRequests, type SchedulerOutcome } from "./change-requests/run-due-change-requests.ts";
+export {
+  runDueChangeRequests,
+  SCHEDULED_APPLY_MAX_ATTEMPTS,
+  type ScheduledApplyRetry,
+  type SchedulerOptions,
+  type SchedulerOutcome,
+} from "./change-requests/run-due-change-requests.ts";
 export { assertDirectFeatureWriteAllowed, assertDirectWriteAllowed } from "./change-requests/assert-direct-write-allowed.ts";
 export { updateFeature, type FeatureChanges } from "./features/update-feature.ts";
 export { CONSTRAINT_OPERATORS, type Constraint, constraintInputSchema, type ConstraintOperator } from "./strategies/constraint.ts";

@@ -282,7 +282,7 @@ test("applying by hand and by the scheduler take one path: the same changes and 
     .where("id", "=", scheduledId)
     .execute();
   before = await eventCount();
-  assert.equal(await runDueChangeRequests(db), { applied: [scheduledId], failed: [] });
+  assert.equal(await runDueChangeRequests(db), { applied: [scheduledId], failed: [], retrying: [] });
   const scheduledEvents = await db
     .selectFrom("events")
     .select(["type", "feature_name", "data", "pre_data"])

@@ -23,6 +23,10 @@ export interface ChangeRequestTable {
   /** pending, failed or suspended, while Scheduled. */
   schedule_status: string | null;
   schedule_reason: string | null;
+  /** Scheduled applies that met a transient failure so far. */
+  schedule_attempts: ColumnType<number, number | undefined, number>;
+  /** When the scheduler may try again after a transient failure; null: as soon as it is due. */
+  schedule_retry_at: Date | null;
 }
 
 export interface ChangeRequestChangeTable {

@@ -1,7 +1,7 @@
 import type { Database } from "@vexil/db";
 import { type Kysely, sql } from "kysely";
 import type { Principal } from "../auth/principal.ts";
-import { ValidationError } from "../errors/domain-error.ts";
+import { isRuleFailure, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { replaceFeatureEnvironmentVariants } from "../features/replace-feature-environment-variants.ts";
 import { setFeatureEnvironmentEnabled } from "../features/set-feature-environment-enabled.ts";
@@ -26,7 +26,7 @@ export async function applyChangeRequest(trx: Kysely<Database>, by: Principal | 
   });
 }
 
-// Any failure is reported as a validation failure, since its cause is the stored change, not the request that applies it.
+// A rule's failure is reported as a validation failure, since its cause is the stored change, not the request that applies it.
 async function applyChanges(trx: Kysely<Database>, by: Principal | null, request: ChangeRequestRow): Promise<void> {
   const changes = await trx
     .selectFrom("change_request_changes")
@@ -58,7 +58,10 @@ async function applyChanges(trx: Kysely<Database>, by: Principal | null, request
         throw new ValidationError(`Unknown action "${change.action}".`);
       }
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      // Anything else (the database lost or slow, a bug) says nothing about the change: it goes up
+      // as it is, so that the scheduler retries it and a manual apply answers it as what it is.
+      if (!isRuleFailure(error)) throw error;
+      const reason = error.message;
       throw new ValidationError(`Change ${change.id} (${change.action} on "${change.feature_name}") can no longer be applied: ${reason}`, [
         { path: `changes.${change.id}`, message: reason },
       ]);

@@ -94,3 +94,11 @@ export class ConflictError extends DomainError {
     super("ConflictError", message);
   }
 }
+
+/**
+ * True when a rule itself refused the work, so doing it again gets the same answer; false for a
+ * failure of the moment (the service unavailable, too many requests, the database lost, a bug).
+ */
+export function isRuleFailure(error: unknown): error is DomainError {
+  return error instanceof DomainError && error.name !== "ServiceUnavailable" && error.name !== "TooManyRequests";
+}
