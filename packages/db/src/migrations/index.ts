@@ -6,7 +6,7 @@ import * as features from "./2026-11-22T13-00-features.ts";
 import * as changeRequests from "./2026-11-22T14-00-change-requests.ts";
 import * as authChangeNotifications from "./2026-11-22T15-00-auth-change-notifications.ts";
 import * as flagModel from "./2026-11-23T10-00-flag-model.ts";
-import * as scheduleRetries from "./2026-11-24T10-00-schedule-retries.ts";
+import * as scheduleRetries from "./2026-11-23T20-00-schedule-retries.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -20,5 +20,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T14-00-change-requests": changeRequests,
   "2026-11-22T15-00-auth-change-notifications": authChangeNotifications,
   "2026-11-23T10-00-flag-model": flagModel,
-  "2026-11-24T10-00-schedule-retries": scheduleRetries,
+  "2026-11-23T20-00-schedule-retries": scheduleRetries,
 };
