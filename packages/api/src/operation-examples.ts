@@ -112,6 +112,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
         createdBy: admin,
         createdAt,
         state: "In review",
+        actions: ["Approved", "Rejected", "Cancelled"],
       },
       {
         id: 14,
@@ -129,6 +130,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
         createdAt,
         state: "Scheduled",
         schedule: { scheduledAt: "2025-05-13T06:00:00.000Z", status: "pending" },
+        actions: ["Applied", "Rejected", "Cancelled"],
       },
     ],
   },
