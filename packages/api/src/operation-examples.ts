@@ -1,3 +1,5 @@
+import { RootRole } from "@vexil/services";
+
 /**
  * Examples for the reference page, by procedure path: a request body as sent over REST and a
  * success body. The OpenAPI test checks each against the procedure's own zod schemas.
@@ -51,7 +53,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       seenAt: "2025-05-11T17:02:41.000Z",
       createdAt,
       accountType: "User",
-      rootRole: 1,
+      rootRole: RootRole.Admin,
       emailSent: false,
       permissions: [],
     },

@@ -1,4 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
+import { RootRole } from "@vexil/client/root-roles";
 import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { BannerBar } from "../banners/banner-bar.tsx";
@@ -47,7 +48,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
           )}
         </nav>
         <span className="who">
-          {user.name ?? user.username} ({ROLE_NAMES[user.rootRole ?? 3]})
+          {user.name ?? user.username} ({ROLE_NAMES[user.rootRole ?? RootRole.Viewer]})
         </span>
         <button type="button" className="secondary" onClick={logout}>
           Log out

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { RootRole, type RootRoleId } from "@vexil/client/root-roles";
 import { useState, type FormEvent } from "react";
 import { FormError, SubmitRow } from "../form-error.tsx";
 import { ROLE_NAMES, useSessionUser } from "../session.ts";
@@ -7,7 +8,8 @@ import { DataTable } from "../data-table.tsx";
 
 function NewUser() {
   const client = useQueryClient();
-  const [fields, setFields] = useState({ username: "", name: "", email: "", password: "", rootRole: 2 as 1 | 2 | 3 });
+  const empty = { username: "", name: "", email: "", password: "", rootRole: RootRole.Editor as RootRoleId };
+  const [fields, setFields] = useState(empty);
   const create = useMutation({
     mutationFn: () =>
       trpc.users.create.mutate({
@@ -18,7 +20,7 @@ function NewUser() {
         rootRole: fields.rootRole,
       }),
     onSuccess: () => {
-      setFields({ username: "", name: "", email: "", password: "", rootRole: 2 });
+      setFields(empty);
       return client.invalidateQueries({ queryKey: ["users"] });
     },
   });
@@ -52,10 +54,12 @@ function NewUser() {
         </label>
         <label>
           Role
-          <select value={fields.rootRole} onChange={(e) => setFields((f) => ({ ...f, rootRole: Number(e.target.value) as 1 | 2 | 3 }))}>
-            <option value={1}>Admin</option>
-            <option value={2}>Editor</option>
-            <option value={3}>Viewer</option>
+          <select value={fields.rootRole} onChange={(e) => setFields((f) => ({ ...f, rootRole: Number(e.target.value) as RootRoleId }))}>
+            {Object.entries(RootRole).map(([name, id]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
           </select>
         </label>
       </div>
@@ -86,7 +90,7 @@ export function UsersPage() {
             <td>{u.username}</td>
             <td>{u.name}</td>
             <td>{u.email}</td>
-            <td>{ROLE_NAMES[u.rootRole ?? 3]}</td>
+            <td>{ROLE_NAMES[u.rootRole ?? RootRole.Viewer]}</td>
             <td>{u.seenAt ? new Date(u.seenAt).toLocaleString() : "never"}</td>
             <td>{u.loginAttempts ?? 0}</td>
             <td>
