@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { BannerBar } from "../banners/banner-bar.tsx";
 import { isAdmin, ROLE_NAMES, type SessionUser, setSessionUser } from "../session.ts";
-import { trpc } from "../trpc.ts";
+import { trpcClient } from "../trpc.ts";
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
   const [location] = useLocation();
@@ -23,7 +23,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
   const client = useQueryClient();
   const logout = async () => {
     // The session ends on the server whatever happens here; the page forgets it either way.
-    await trpc.auth.logout.mutate().catch(() => undefined);
+    await trpcClient.auth.logout.mutate().catch(() => undefined);
     setSessionUser(null);
     client.clear();
   };

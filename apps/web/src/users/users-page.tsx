@@ -3,7 +3,7 @@ import { RootRole, type RootRoleId } from "@vexil/client/root-roles";
 import { useState, type FormEvent } from "react";
 import { FormError, SubmitRow } from "../form-error.tsx";
 import { ROLE_NAMES, useSessionUser } from "../session.ts";
-import { trpc } from "../trpc.ts";
+import { trpc, trpcClient } from "../trpc.ts";
 import { DataTable } from "../data-table.tsx";
 
 function NewUser() {
@@ -12,7 +12,7 @@ function NewUser() {
   const [fields, setFields] = useState(empty);
   const create = useMutation({
     mutationFn: () =>
-      trpc.users.create.mutate({
+      trpcClient.users.create.mutate({
         username: fields.username || null,
         name: fields.name || null,
         email: fields.email || null,
@@ -21,7 +21,7 @@ function NewUser() {
       }),
     onSuccess: () => {
       setFields(empty);
-      return client.invalidateQueries({ queryKey: ["users"] });
+      return client.invalidateQueries(trpc.users.list.queryFilter());
     },
   });
   const submit = (e: FormEvent) => {
@@ -71,10 +71,10 @@ function NewUser() {
 export function UsersPage() {
   const me = useSessionUser();
   const client = useQueryClient();
-  const users = useQuery({ queryKey: ["users"], queryFn: () => trpc.users.list.query() });
+  const users = useQuery(trpc.users.list.queryOptions());
   const remove = useMutation({
-    mutationFn: (id: number) => trpc.users.delete.mutate({ id }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["users"] }),
+    mutationFn: (id: number) => trpcClient.users.delete.mutate({ id }),
+    onSuccess: () => client.invalidateQueries(trpc.users.list.queryFilter()),
   });
   return (
     <>
