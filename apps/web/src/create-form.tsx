@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type QueryFilters, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { SubmitRow } from "./form-error.tsx";
 
@@ -8,12 +8,12 @@ interface Field {
   required?: boolean;
 }
 
-/** A one-line form that creates something from a few text fields, then empties itself and refreshes `refresh`. */
+/** A one-line form that creates something from a few text fields, then empties itself and refreshes the queries `refresh` matches. */
 export function CreateForm(props: {
   title: string;
   fields: Field[];
   submitLabel: string;
-  refresh: unknown[];
+  refresh: QueryFilters;
   create(values: Record<string, string>): Promise<unknown>;
 }) {
   const client = useQueryClient();
@@ -23,7 +23,7 @@ export function CreateForm(props: {
     mutationFn: () => props.create(values),
     onSuccess: () => {
       setValues(empty());
-      return client.invalidateQueries({ queryKey: props.refresh });
+      return client.invalidateQueries(props.refresh);
     },
   });
   const submit = (e: FormEvent) => {

@@ -1,3 +1,4 @@
+import { RootRole } from "@vexil/client/root-roles";
 import { useSyncExternalStore } from "react";
 import type { RouterOutputs } from "./trpc.ts";
 
@@ -31,7 +32,8 @@ export function useSessionUser(): SessionUser | null {
   }, read);
 }
 
-export const ROLE_NAMES: Record<number, string> = { 1: "Admin", 2: "Editor", 3: "Viewer" };
-export const isAdmin = (user: SessionUser | null) => user?.rootRole === 1;
+/** A root role's name by its id. */
+export const ROLE_NAMES: Record<number, string> = Object.fromEntries(Object.entries(RootRole).map(([name, id]) => [id, name]));
+export const isAdmin = (user: SessionUser | null) => user?.rootRole === RootRole.Admin;
 /** Admins and Editors hold CREATE_FEATURE, UPDATE_FEATURE_ENVIRONMENT_VARIANTS, APPROVE_ and APPLY_CHANGE_REQUEST. */
-export const isEditor = (user: SessionUser | null) => user?.rootRole === 1 || user?.rootRole === 2;
+export const isEditor = (user: SessionUser | null) => user?.rootRole === RootRole.Admin || user?.rootRole === RootRole.Editor;

@@ -1,4 +1,6 @@
 export { appRouter, type AppRouter } from "./root.ts";
+// The client ships these to the console and to apps outside the repository (packages/client/scripts/build.ts).
+export { RootRole, type RootRoleId } from "@vexil/services";
 export type { ApiDeps, Context, Logger } from "./context.ts";
 export { createRestBridge, sendFailure, sendJson, type RestHandler } from "./rest-bridge.ts";
 export { toHttpFailure, type ErrorBody, type ErrorName, type HttpFailure } from "./error-response.ts";

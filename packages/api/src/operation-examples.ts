@@ -1,3 +1,5 @@
+import { RootRole } from "@vexil/services";
+
 /**
  * Examples for the reference page, by procedure path: a request body as sent over REST and a
  * success body. The OpenAPI test checks each against the procedure's own zod schemas.
@@ -51,7 +53,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       seenAt: "2025-05-11T17:02:41.000Z",
       createdAt,
       accountType: "User",
-      rootRole: 1,
+      rootRole: RootRole.Admin,
       emailSent: false,
       permissions: [],
     },
@@ -112,6 +114,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
         createdBy: admin,
         createdAt,
         state: "In review",
+        actions: ["Approved", "Rejected", "Cancelled"],
       },
       {
         id: 14,
@@ -129,6 +132,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
         createdAt,
         state: "Scheduled",
         schedule: { scheduledAt: "2025-05-13T06:00:00.000Z", status: "pending" },
+        actions: ["Applied", "Rejected", "Cancelled"],
       },
     ],
   },

@@ -3,4 +3,5 @@ export { createTrpcClient, toVexilApiError, type TrpcClientOptions } from "./trp
 export { VexilApiError, type VexilErrorDetail } from "./vexil-api-error.ts";
 export { REST_ROUTES } from "./rest-routes.ts";
 export type { RestRoute } from "./rest-route.ts";
+export { RootRole, type RootRoleId } from "./root-roles.ts";
 export type { AppRouter, RouterInputs, RouterOutputs } from "./procedures.ts";

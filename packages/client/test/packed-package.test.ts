@@ -137,6 +137,7 @@ test("that app runs the four operations over REST and over tRPC against a real s
     const pending = [{ id: draft.id, state: "Draft", environment: "production" }];
     assert.equal(output, {
       users: ["admin", "admin"],
+      admins: [true, true],
       banners: [
         { id: output.banners[0]!.id, message: "Posted over REST", variant: "warning", sticky: false },
         { id: output.banners[1]!.id, message: "Posted over tRPC", variant: "info", sticky: true },

@@ -78,7 +78,8 @@ export {
 } from "./change-requests/change-request-settings.ts";
 export { addChange, CHANGE_ACTIONS, type ChangeAction, type NewChange } from "./change-requests/add-change.ts";
 export { requireChangeRequest } from "./change-requests/require-change-request.ts";
-export { moveChangeRequest, type StateChange, TRANSITIONS } from "./change-requests/move-change-request.ts";
+export { allowedMoves, type MoveSubject, moveRefusal, TRANSITIONS } from "./change-requests/allowed-moves.ts";
+export { moveChangeRequest, type StateChange } from "./change-requests/move-change-request.ts";
 export { pendingChangeRequestsFor } from "./change-requests/pending-change-requests.ts";
 export {
   runDueChangeRequests,

@@ -72,7 +72,7 @@ const propose = (
 ) => write((trx) => addChange(trx, by, { projectId: "default", environment, feature, action, payload }));
 const move = (by: Principal, id: number, change: StateChange) => write((trx) => moveChangeRequest(trx, by, "default", id, change));
 const stored = async (id: number) => {
-  const [view] = await loadChangeRequests(db, [id]);
+  const [view] = await loadChangeRequests(db, [id], admin);
   return view as NonNullable<typeof view>;
 };
 const eventsFor = (id: number) =>

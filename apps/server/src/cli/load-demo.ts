@@ -152,7 +152,7 @@ export async function loadDemo(
             });
           }
         }
-        const [view] = await loadChangeRequests(trx, [id]);
+        const [view] = await loadChangeRequests(trx, [id], author);
         if (view?.state !== cr.ends) throw new Error(`demo change request ${id} ended ${view?.state}, not ${cr.ends}`);
         changeRequests.push({ id, environment: cr.environment, feature: cr.feature, author: cr.author, state: view.state });
       }

@@ -2,11 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { trpc } from "../trpc.ts";
 import { BannerView } from "./banner-view.tsx";
 
-export const BANNERS_KEY = ["banners"];
-
 /** Every enabled banner, newest first; sticky ones stay at the top of the window while the page scrolls. */
 export function BannerBar() {
-  const banners = useQuery({ queryKey: BANNERS_KEY, queryFn: () => trpc.banners.list.query() });
+  const banners = useQuery(trpc.banners.list.queryOptions());
   const shown = banners.data?.banners.filter((b) => b.enabled) ?? [];
   if (shown.length === 0) return null;
   const sticky = shown.filter((b) => b.sticky);

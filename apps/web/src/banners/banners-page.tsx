@@ -2,8 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { FormError } from "../form-error.tsx";
 import { Markdown } from "../markdown.tsx";
-import { trpc } from "../trpc.ts";
-import { BANNERS_KEY } from "./banner-bar.tsx";
+import { trpc, trpcClient } from "../trpc.ts";
 import { BannerForm, type BannerFields } from "./banner-form.tsx";
 import type { Banner } from "./banner-view.tsx";
 import { DataTable } from "../data-table.tsx";
@@ -11,29 +10,30 @@ import { DataTable } from "../data-table.tsx";
 /** Banner admin: list, create with a live preview, edit, on/off and delete. */
 export function BannersPage() {
   const client = useQueryClient();
-  const banners = useQuery({ queryKey: BANNERS_KEY, queryFn: () => trpc.banners.list.query() });
+  const banners = useQuery(trpc.banners.list.queryOptions());
   const [editing, setEditing] = useState<Banner | null>(null);
   const [formKey, setFormKey] = useState(0);
-  const refresh = () => client.invalidateQueries({ queryKey: BANNERS_KEY });
+  const refresh = () => client.invalidateQueries(trpc.banners.list.queryFilter());
   const create = useMutation({
-    mutationFn: (fields: BannerFields) => trpc.banners.create.mutate(fields),
+    mutationFn: (fields: BannerFields) => trpcClient.banners.create.mutate(fields),
     onSuccess: () => {
       setFormKey((k) => k + 1);
       return refresh();
     },
   });
   const update = useMutation({
-    mutationFn: ({ id, fields }: { id: number; fields: BannerFields }) => trpc.banners.update.mutate({ id, ...fields }),
+    mutationFn: ({ id, fields }: { id: number; fields: BannerFields }) => trpcClient.banners.update.mutate({ id, ...fields }),
     onSuccess: () => {
       setEditing(null);
       return refresh();
     },
   });
   const toggle = useMutation({
-    mutationFn: (b: Banner) => (b.enabled ? trpc.banners.disable.mutate({ id: b.id }) : trpc.banners.enable.mutate({ id: b.id })),
+    mutationFn: (b: Banner) =>
+      b.enabled ? trpcClient.banners.disable.mutate({ id: b.id }) : trpcClient.banners.enable.mutate({ id: b.id }),
     onSuccess: refresh,
   });
-  const remove = useMutation({ mutationFn: (id: number) => trpc.banners.delete.mutate({ id }), onSuccess: refresh });
+  const remove = useMutation({ mutationFn: (id: number) => trpcClient.banners.delete.mutate({ id }), onSuccess: refresh });
 
   return (
     <>

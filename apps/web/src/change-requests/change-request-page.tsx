@@ -3,19 +3,19 @@ import { useState } from "react";
 import { Link } from "wouter";
 import type { VariantInput } from "../features/variant-draft.ts";
 import { FormError } from "../form-error.tsx";
-import { type SessionUser, useSessionUser } from "../session.ts";
-import { trpc } from "../trpc.ts";
-import { ACTION_LABELS, allowedActions, type ChangeRequest, type TargetState } from "./allowed-actions.ts";
+import { trpc, trpcClient } from "../trpc.ts";
+import { ACTION_LABELS, type ChangeRequest, type TargetState } from "./action-labels.ts";
 import { EnabledDiff, VariantsDiff } from "./change-diff.tsx";
 import { StrategyChange } from "./strategy-change.tsx";
 
-function Actions({ request, user }: { request: ChangeRequest; user: SessionUser }) {
+/** The moves the server lists as this user's to make, one button each. */
+function Actions({ request }: { request: ChangeRequest }) {
   const client = useQueryClient();
   const [comment, setComment] = useState("");
   const [when, setWhen] = useState("");
   const move = useMutation({
     mutationFn: (state: TargetState) =>
-      trpc.changeRequests.setState.mutate({
+      trpcClient.changeRequests.setState.mutate({
         projectId: request.project,
         id: request.id,
         state,
@@ -24,11 +24,11 @@ function Actions({ request, user }: { request: ChangeRequest; user: SessionUser 
       }),
     onSuccess: (updated) => {
       setComment("");
-      client.setQueryData(["change-request", request.project, request.id], updated);
+      client.setQueryData(trpc.changeRequests.get.queryKey({ projectId: request.project, id: request.id }), updated);
       return client.invalidateQueries();
     },
   });
-  const actions = allowedActions(request, user);
+  const actions = request.actions;
   if (actions.length === 0)
     return (
       <p className="muted">
@@ -68,17 +68,10 @@ function Actions({ request, user }: { request: ChangeRequest; user: SessionUser 
 
 /** One change request: its state, schedule, reviews, and each change as a before/after diff. */
 export function ChangeRequestPage({ projectId, id }: { projectId: string; id: number }) {
-  const user = useSessionUser() as SessionUser;
-  const request = useQuery({
-    queryKey: ["change-request", projectId, id],
-    queryFn: () => trpc.changeRequests.get.query({ projectId, id }),
-  });
+  const request = useQuery(trpc.changeRequests.get.queryOptions({ projectId, id }));
   const r = request.data;
   const features = useQueries({
-    queries: (r?.features ?? []).map((f) => ({
-      queryKey: ["feature", projectId, f.name],
-      queryFn: () => trpc.features.get.query({ projectId, featureName: f.name }),
-    })),
+    queries: (r?.features ?? []).map((f) => trpc.features.get.queryOptions({ projectId, featureName: f.name })),
   });
   return (
     <>
@@ -122,7 +115,7 @@ export function ChangeRequestPage({ projectId, id }: { projectId: string; id: nu
               </div>
             ))}
           </dl>
-          <Actions request={r} user={user} />
+          <Actions request={r} />
           <h2>Changes</h2>
           {r.features.map((f, i) => {
             const env = features[i]?.data?.environments.find((e) => e.name === r.environment);

@@ -37,13 +37,10 @@ function OpenByNumber({ projects }: { projects: string[] }) {
 
 /** My pending change requests in every project: the same procedure as GET .../change-requests/pending. */
 export function PendingPage() {
-  const projects = useQuery({ queryKey: ["projects"], queryFn: () => trpc.projects.list.query() });
+  const projects = useQuery(trpc.projects.list.queryOptions());
   const ids = projects.data?.projects.map((p) => p.id) ?? [];
   const pending = useQueries({
-    queries: ids.map((projectId) => ({
-      queryKey: ["pending", projectId],
-      queryFn: () => trpc.changeRequests.pending.query({ projectId }),
-    })),
+    queries: ids.map((projectId) => trpc.changeRequests.pending.queryOptions({ projectId })),
   });
   const requests = pending.flatMap((q) => q.data ?? []);
   const loading = projects.isPending || pending.some((q) => q.isPending);

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { DataTable } from "../data-table.tsx";
 import { FormError } from "../form-error.tsx";
-import { trpc } from "../trpc.ts";
+import { trpc, trpcClient } from "../trpc.ts";
 import { EventChange } from "./event-change.tsx";
 
 /** Events per page; "Older events" asks for the next page before the last id shown. */
@@ -12,8 +12,9 @@ const where = (value: string | null) => value ?? <span className="muted">–</sp
 /** The event log for Admins: who changed what and when, newest first, older pages on request. */
 export function EventsPage() {
   const events = useInfiniteQuery({
-    queryKey: ["events"],
-    queryFn: ({ pageParam }) => trpc.events.list.query({ limit: EVENT_PAGE, before: pageParam }),
+    // The procedure pages by `before`, not tRPC's `cursor`, so it has no infiniteQueryOptions: its path is the key.
+    queryKey: trpc.events.list.pathKey(),
+    queryFn: ({ pageParam }) => trpcClient.events.list.query({ limit: EVENT_PAGE, before: pageParam }),
     initialPageParam: undefined as number | undefined,
     // A short page is the last one; otherwise the next starts below its oldest event.
     getNextPageParam: (page) => (page.events.length < EVENT_PAGE ? undefined : page.events.at(-1)?.id),

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
 import { FormError } from "../form-error.tsx";
-import { trpc } from "../trpc.ts";
+import { trpc, trpcClient } from "../trpc.ts";
 
 interface Props {
   projectId: string;
@@ -18,12 +18,13 @@ export function EnvironmentSwitch({ projectId, featureName, environment, enabled
   const [, navigate] = useLocation();
   const where = { projectId, featureName, environment };
   const toggle = useMutation({
-    mutationFn: (on: boolean) => (on ? trpc.featureStrategies.enable.mutate(where) : trpc.featureStrategies.disable.mutate(where)),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["feature", projectId, featureName] }),
+    mutationFn: (on: boolean) =>
+      on ? trpcClient.featureStrategies.enable.mutate(where) : trpcClient.featureStrategies.disable.mutate(where),
+    onSuccess: () => client.invalidateQueries(trpc.features.get.queryFilter({ projectId, featureName })),
   });
   const propose = useMutation({
     mutationFn: () =>
-      trpc.changeRequests.addChange.mutate({
+      trpcClient.changeRequests.addChange.mutate({
         projectId,
         environment,
         feature: featureName,
@@ -31,7 +32,7 @@ export function EnvironmentSwitch({ projectId, featureName, environment, enabled
         payload: { enabled: !enabled },
       }),
     onSuccess: async (request) => {
-      await client.invalidateQueries({ queryKey: ["pending"] });
+      await client.invalidateQueries(trpc.changeRequests.pending.pathFilter());
       navigate(`/projects/${encodeURIComponent(projectId)}/change-requests/${request.id}`);
     },
   });

@@ -12,11 +12,8 @@ import { VariantsEditor } from "./variants-editor.tsx";
 /** A feature's environments: whether it is on, and its variants, editable by Editors and Admins. */
 export function FeaturePage({ projectId, featureName }: { projectId: string; featureName: string }) {
   const user = useSessionUser();
-  const feature = useQuery({
-    queryKey: ["feature", projectId, featureName],
-    queryFn: () => trpc.features.get.query({ projectId, featureName }),
-  });
-  const config = useQuery({ queryKey: ["cr-config", projectId], queryFn: () => trpc.changeRequests.config.query({ projectId }) });
+  const feature = useQuery(trpc.features.get.queryOptions({ projectId, featureName }));
+  const config = useQuery(trpc.changeRequests.config.queryOptions({ projectId }));
   const gate = (environment: string) => {
     const c = config.data?.find((x) => x.environment === environment && x.changeRequestsEnabled);
     return c ? { requiredApprovals: c.requiredApprovals } : null;

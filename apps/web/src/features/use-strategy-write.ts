@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { trpc, type RouterInputs } from "../trpc.ts";
+import { type RouterInputs, trpc, trpcClient } from "../trpc.ts";
 
 export type StrategyBody = Omit<RouterInputs["featureStrategies"]["add"], "projectId" | "featureName" | "environment">;
 export type StrategyWrite = { action: "addStrategy"; strategy: StrategyBody } | { action: "deleteStrategy"; id: string };
@@ -16,7 +16,7 @@ export function useStrategyWrite(where: { projectId: string; featureName: string
       if (changeRequests) {
         const { projectId, environment, featureName } = where;
         return {
-          request: await trpc.changeRequests.addChange.mutate({
+          request: await trpcClient.changeRequests.addChange.mutate({
             projectId,
             environment,
             feature: featureName,
@@ -25,14 +25,14 @@ export function useStrategyWrite(where: { projectId: string; featureName: string
           }),
         };
       }
-      if (write.action === "addStrategy") await trpc.featureStrategies.add.mutate({ ...where, ...write.strategy });
-      else await trpc.featureStrategies.delete.mutate({ ...where, strategyId: write.id });
+      if (write.action === "addStrategy") await trpcClient.featureStrategies.add.mutate({ ...where, ...write.strategy });
+      else await trpcClient.featureStrategies.delete.mutate({ ...where, strategyId: write.id });
       return {};
     },
     onSuccess: () =>
       Promise.all([
-        client.invalidateQueries({ queryKey: ["feature", where.projectId, where.featureName] }),
-        client.invalidateQueries({ queryKey: ["pending"] }),
+        client.invalidateQueries(trpc.features.get.queryFilter({ projectId: where.projectId, featureName: where.featureName })),
+        client.invalidateQueries(trpc.changeRequests.pending.pathFilter()),
       ]),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { FormError } from "../form-error.tsx";
-import { trpc } from "../trpc.ts";
+import { trpc, trpcClient } from "../trpc.ts";
 import { ProposedNotice } from "./proposed-notice.tsx";
 import {
   draftProblems,
@@ -37,8 +37,8 @@ export function VariantsEditor({ projectId, featureName, environment, variants, 
   const save = useMutation({
     mutationFn: async () => {
       const input = drafts.map(toInput);
-      if (!changeRequests) return { saved: await trpc.features.replaceVariants.mutate({ ...where, variants: input }) };
-      const request = await trpc.changeRequests.addChange.mutate({
+      if (!changeRequests) return { saved: await trpcClient.features.replaceVariants.mutate({ ...where, variants: input }) };
+      const request = await trpcClient.changeRequests.addChange.mutate({
         projectId,
         environment,
         feature: featureName,
@@ -51,8 +51,8 @@ export function VariantsEditor({ projectId, featureName, environment, variants, 
       if (result.saved) setDrafts(result.saved.variants.map(toDraft));
       if (result.request) setProposed({ id: result.request.id, state: result.request.state });
       return Promise.all([
-        client.invalidateQueries({ queryKey: ["feature", projectId, featureName] }),
-        client.invalidateQueries({ queryKey: ["pending"] }),
+        client.invalidateQueries(trpc.features.get.queryFilter({ projectId, featureName })),
+        client.invalidateQueries(trpc.changeRequests.pending.pathFilter()),
       ]);
     },
   });

@@ -1,9 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
+import { RootRole } from "@vexil/client/root-roles";
 import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { BannerBar } from "../banners/banner-bar.tsx";
 import { isAdmin, ROLE_NAMES, type SessionUser, setSessionUser } from "../session.ts";
-import { trpc } from "../trpc.ts";
+import { trpcClient } from "../trpc.ts";
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
   const [location] = useLocation();
@@ -22,7 +23,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
   const client = useQueryClient();
   const logout = async () => {
     // The session ends on the server whatever happens here; the page forgets it either way.
-    await trpc.auth.logout.mutate().catch(() => undefined);
+    await trpcClient.auth.logout.mutate().catch(() => undefined);
     setSessionUser(null);
     client.clear();
   };
@@ -47,7 +48,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
           )}
         </nav>
         <span className="who">
-          {user.name ?? user.username} ({ROLE_NAMES[user.rootRole ?? 3]})
+          {user.name ?? user.username} ({ROLE_NAMES[user.rootRole ?? RootRole.Viewer]})
         </span>
         <button type="button" className="secondary" onClick={logout}>
           Log out

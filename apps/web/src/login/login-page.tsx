@@ -2,14 +2,14 @@ import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { FormError } from "../form-error.tsx";
 import { setSessionUser } from "../session.ts";
-import { trpc } from "../trpc.ts";
+import { trpcClient } from "../trpc.ts";
 
 /** Username (or e-mail) and password; the server answers with the user and sets the session cookie. */
 export function LoginPage() {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const login = useMutation({
-    mutationFn: () => trpc.auth.login.mutate({ username, password }),
+    mutationFn: () => trpcClient.auth.login.mutate({ username, password }),
     onSuccess: (user) => setSessionUser(user),
   });
   const submit = (e: FormEvent) => {

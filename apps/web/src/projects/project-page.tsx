@@ -3,14 +3,14 @@ import { Link } from "wouter";
 import { CreateForm } from "../create-form.tsx";
 import { FormError } from "../form-error.tsx";
 import { isEditor, useSessionUser } from "../session.ts";
-import { trpc } from "../trpc.ts";
+import { trpc, trpcClient } from "../trpc.ts";
 import { DataTable } from "../data-table.tsx";
 
 /** A project's features and where its change requests are on. */
 export function ProjectPage({ projectId }: { projectId: string }) {
   const user = useSessionUser();
-  const features = useQuery({ queryKey: ["features", projectId], queryFn: () => trpc.features.list.query({ projectId }) });
-  const config = useQuery({ queryKey: ["cr-config", projectId], queryFn: () => trpc.changeRequests.config.query({ projectId }) });
+  const features = useQuery(trpc.features.list.queryOptions({ projectId }));
+  const config = useQuery(trpc.changeRequests.config.queryOptions({ projectId }));
   const gated = config.data?.filter((c) => c.changeRequestsEnabled) ?? [];
   return (
     <>
@@ -46,8 +46,8 @@ export function ProjectPage({ projectId }: { projectId: string }) {
             { name: "description", label: "Description" },
           ]}
           submitLabel="Create feature"
-          refresh={["features", projectId]}
-          create={(v) => trpc.features.create.mutate({ projectId, name: v.name ?? "", description: v.description || null })}
+          refresh={trpc.features.list.queryFilter({ projectId })}
+          create={(v) => trpcClient.features.create.mutate({ projectId, name: v.name ?? "", description: v.description || null })}
         />
       )}
     </>

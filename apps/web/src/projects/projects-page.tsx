@@ -3,11 +3,11 @@ import { Link } from "wouter";
 import { CreateForm } from "../create-form.tsx";
 import { FormError } from "../form-error.tsx";
 import { isAdmin, useSessionUser } from "../session.ts";
-import { trpc } from "../trpc.ts";
+import { trpc, trpcClient } from "../trpc.ts";
 
 export function ProjectsPage() {
   const user = useSessionUser();
-  const projects = useQuery({ queryKey: ["projects"], queryFn: () => trpc.projects.list.query() });
+  const projects = useQuery(trpc.projects.list.queryOptions());
   return (
     <>
       <h1>Projects</h1>
@@ -31,8 +31,8 @@ export function ProjectsPage() {
             { name: "name", label: "Name", required: true },
           ]}
           submitLabel="Create project"
-          refresh={["projects"]}
-          create={(v) => trpc.projects.create.mutate({ id: v.id ?? "", name: v.name ?? "" })}
+          refresh={trpc.projects.list.queryFilter()}
+          create={(v) => trpcClient.projects.create.mutate({ id: v.id ?? "", name: v.name ?? "" })}
         />
       )}
     </>

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { FormError, SubmitRow } from "../form-error.tsx";
-import { trpc } from "../trpc.ts";
+import { trpc, trpcClient } from "../trpc.ts";
 import { NewTokenSecret } from "./new-token-secret.tsx";
 import { DataTable } from "../data-table.tsx";
 
@@ -10,14 +10,14 @@ type TokenType = "admin" | "client" | "frontend";
 /** API tokens: the list (never secrets), a new token shown once, revoking. */
 export function TokensPage() {
   const client = useQueryClient();
-  const tokens = useQuery({ queryKey: ["tokens"], queryFn: () => trpc.apiTokens.list.query() });
+  const tokens = useQuery(trpc.apiTokens.list.queryOptions());
   const [tokenName, setTokenName] = useState("");
   const [type, setType] = useState<TokenType>("client");
   const [project, setProject] = useState("");
   const [environment, setEnvironment] = useState("");
   const create = useMutation({
     mutationFn: () =>
-      trpc.apiTokens.create.mutate({
+      trpcClient.apiTokens.create.mutate({
         tokenName,
         type,
         ...(type !== "admin" && project ? { projects: [project] } : {}),
@@ -25,12 +25,12 @@ export function TokensPage() {
       }),
     onSuccess: () => {
       setTokenName("");
-      return client.invalidateQueries({ queryKey: ["tokens"] });
+      return client.invalidateQueries(trpc.apiTokens.list.queryFilter());
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: number) => trpc.apiTokens.delete.mutate({ id }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["tokens"] }),
+    mutationFn: (id: number) => trpcClient.apiTokens.delete.mutate({ id }),
+    onSuccess: () => client.invalidateQueries(trpc.apiTokens.list.queryFilter()),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -1,16 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { RootRole, type RootRoleId } from "@vexil/client/root-roles";
 import { useState, type FormEvent } from "react";
 import { FormError, SubmitRow } from "../form-error.tsx";
 import { ROLE_NAMES, useSessionUser } from "../session.ts";
-import { trpc } from "../trpc.ts";
+import { trpc, trpcClient } from "../trpc.ts";
 import { DataTable } from "../data-table.tsx";
 
 function NewUser() {
   const client = useQueryClient();
-  const [fields, setFields] = useState({ username: "", name: "", email: "", password: "", rootRole: 2 as 1 | 2 | 3 });
+  const empty = { username: "", name: "", email: "", password: "", rootRole: RootRole.Editor as RootRoleId };
+  const [fields, setFields] = useState(empty);
   const create = useMutation({
     mutationFn: () =>
-      trpc.users.create.mutate({
+      trpcClient.users.create.mutate({
         username: fields.username || null,
         name: fields.name || null,
         email: fields.email || null,
@@ -18,8 +20,8 @@ function NewUser() {
         rootRole: fields.rootRole,
       }),
     onSuccess: () => {
-      setFields({ username: "", name: "", email: "", password: "", rootRole: 2 });
-      return client.invalidateQueries({ queryKey: ["users"] });
+      setFields(empty);
+      return client.invalidateQueries(trpc.users.list.queryFilter());
     },
   });
   const submit = (e: FormEvent) => {
@@ -52,10 +54,12 @@ function NewUser() {
         </label>
         <label>
           Role
-          <select value={fields.rootRole} onChange={(e) => setFields((f) => ({ ...f, rootRole: Number(e.target.value) as 1 | 2 | 3 }))}>
-            <option value={1}>Admin</option>
-            <option value={2}>Editor</option>
-            <option value={3}>Viewer</option>
+          <select value={fields.rootRole} onChange={(e) => setFields((f) => ({ ...f, rootRole: Number(e.target.value) as RootRoleId }))}>
+            {Object.entries(RootRole).map(([name, id]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
           </select>
         </label>
       </div>
@@ -67,10 +71,10 @@ function NewUser() {
 export function UsersPage() {
   const me = useSessionUser();
   const client = useQueryClient();
-  const users = useQuery({ queryKey: ["users"], queryFn: () => trpc.users.list.query() });
+  const users = useQuery(trpc.users.list.queryOptions());
   const remove = useMutation({
-    mutationFn: (id: number) => trpc.users.delete.mutate({ id }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["users"] }),
+    mutationFn: (id: number) => trpcClient.users.delete.mutate({ id }),
+    onSuccess: () => client.invalidateQueries(trpc.users.list.queryFilter()),
   });
   return (
     <>
@@ -86,7 +90,7 @@ export function UsersPage() {
             <td>{u.username}</td>
             <td>{u.name}</td>
             <td>{u.email}</td>
-            <td>{ROLE_NAMES[u.rootRole ?? 3]}</td>
+            <td>{ROLE_NAMES[u.rootRole ?? RootRole.Viewer]}</td>
             <td>{u.seenAt ? new Date(u.seenAt).toLocaleString() : "never"}</td>
             <td>{u.loginAttempts ?? 0}</td>
             <td>

@@ -88,7 +88,7 @@ export const changeRequestsRouter = {
           payload: input.payload,
         }),
       );
-      const [view] = await loadChangeRequests(ctx.db, [id]);
+      const [view] = await loadChangeRequests(ctx.db, [id], ctx.principal);
       return toJson(view as NonNullable<typeof view>) as ChangeRequestWire;
     }),
 
@@ -118,7 +118,7 @@ export const changeRequestsRouter = {
     .output(changeRequestSchema)
     .query(async ({ ctx, input }) => {
       await requireChangeRequest(ctx.db, input.projectId, input.id);
-      const [view] = await loadChangeRequests(ctx.db, [input.id]);
+      const [view] = await loadChangeRequests(ctx.db, [input.id], ctx.principal);
       return toJson(view as NonNullable<typeof view>) as ChangeRequestWire;
     }),
 
@@ -150,7 +150,7 @@ export const changeRequestsRouter = {
           scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : undefined,
         }),
       );
-      const [view] = await loadChangeRequests(ctx.db, [input.id]);
+      const [view] = await loadChangeRequests(ctx.db, [input.id], ctx.principal);
       return toJson(view as NonNullable<typeof view>) as ChangeRequestWire;
     }),
 };

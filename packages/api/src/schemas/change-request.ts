@@ -1,3 +1,4 @@
+import { CHANGE_REQUEST_STATES } from "@vexil/services";
 import { z } from "zod";
 
 const actorSchema = z
@@ -24,6 +25,10 @@ const common = {
   comments: z.array(z.object({ id: z.number().int(), text: z.string(), createdBy: actorSchema, createdAt: z.iso.datetime() })).optional(),
   createdBy: actorSchema,
   createdAt: z.iso.datetime(),
+  actions: z.array(z.enum(CHANGE_REQUEST_STATES)).meta({
+    description:
+      "The states the caller may move this change request to now: PUT .../state accepts these (given what each needs, such as `scheduledAt`) and refuses the rest. Empty when it is final or nothing is theirs to do.",
+  }),
 };
 
 /**

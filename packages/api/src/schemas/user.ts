@@ -1,7 +1,10 @@
+import { RootRole } from "@vexil/services";
 import { z } from "zod";
 
-export const rootRoleSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]).meta({
-  description: "Root role: 1 Admin, 2 Editor, 3 Viewer",
+export const rootRoleSchema = z.union([z.literal(RootRole.Admin), z.literal(RootRole.Editor), z.literal(RootRole.Viewer)]).meta({
+  description: `Root role: ${Object.entries(RootRole)
+    .map(([name, id]) => `${id} ${name}`)
+    .join(", ")}`,
 });
 
 export const userSchema = z

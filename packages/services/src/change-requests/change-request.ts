@@ -1,6 +1,8 @@
 import { type Database, preparedQuery } from "@vexil/db";
 import type { Kysely } from "kysely";
+import type { Principal } from "../auth/principal.ts";
 import { imageUrlFor } from "../users/user.ts";
+import { allowedMoves } from "./allowed-moves.ts";
 
 export const CHANGE_REQUEST_STATES = ["Draft", "In review", "Approved", "Applied", "Cancelled", "Rejected", "Scheduled"] as const;
 export type ChangeRequestState = (typeof CHANGE_REQUEST_STATES)[number];
@@ -28,6 +30,8 @@ export interface ChangeRequestView {
   createdAt: Date;
   state: ChangeRequestState;
   schedule?: { scheduledAt: Date; status: "pending" | "failed" | "suspended"; reason?: string };
+  /** The states the reader may move it to now: what the console offers, and exactly what a move accepts. */
+  actions: ChangeRequestState[];
 }
 
 // Lists such as the pending list run these on every request, as prepared statements taking an
@@ -74,9 +78,10 @@ const peopleByIds = preparedQuery("vexil_change_request_people", (db, p: { ids: 
 
 /**
  * Assembles change requests with their changes, reviews and people in a fixed number of queries
- * (five), however many requests are asked for, so lists do not turn into N+1 queries.
+ * (five), however many requests are asked for, so lists do not turn into N+1 queries; each says
+ * what `reader` may do with it.
  */
-export async function loadChangeRequests(db: Kysely<Database>, ids: number[]): Promise<ChangeRequestView[]> {
+export async function loadChangeRequests(db: Kysely<Database>, ids: number[], reader: Principal): Promise<ChangeRequestView[]> {
   if (ids.length === 0) return [];
   const [requests, changes, reviews] = await Promise.all([
     requestsByIds.execute(db, { ids }),
@@ -130,6 +135,12 @@ export async function loadChangeRequests(db: Kysely<Database>, ids: number[]): P
       createdBy: actor(r.created_by_user_id),
       createdAt: r.created_at,
       state: r.state as ChangeRequestState,
+      actions: allowedMoves(reader, {
+        id: r.id,
+        state: r.state as ChangeRequestState,
+        environment: r.environment_name,
+        authorId: r.created_by_user_id,
+      }),
     };
     if (r.state === "Scheduled" && r.scheduled_at) {
       view.schedule = {

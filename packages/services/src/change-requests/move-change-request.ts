@@ -1,23 +1,12 @@
 import type { Database } from "@vexil/db";
 import { type Kysely, sql } from "kysely";
-import type { Permission } from "../auth/permissions.ts";
-import { isAdmin, type Principal, principalHasPermission } from "../auth/principal.ts";
-import { NoAccessError, ValidationError } from "../errors/domain-error.ts";
+import type { Principal } from "../auth/principal.ts";
+import { ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
+import { moveRefusal } from "./allowed-moves.ts";
 import { applyChangeRequest } from "./apply-change-request.ts";
 import type { ChangeRequestState } from "./change-request.ts";
 import { requireChangeRequest } from "./require-change-request.ts";
-
-/** From each state, the states it may move to (docs/flag-model.md#change-request-states). */
-export const TRANSITIONS: Record<ChangeRequestState, ChangeRequestState[]> = {
-  Draft: ["In review", "Cancelled"],
-  "In review": ["Approved", "Rejected", "Cancelled"],
-  Approved: ["Applied", "Scheduled", "Cancelled"],
-  Scheduled: ["Applied", "Rejected", "Cancelled"],
-  Applied: [],
-  Cancelled: [],
-  Rejected: [],
-};
 
 export interface StateChange {
   state: ChangeRequestState;
@@ -25,13 +14,9 @@ export interface StateChange {
   scheduledAt?: Date | undefined;
 }
 
-function requirePermission(by: Principal, permission: Permission, environment: string): void {
-  if (!principalHasPermission(by, permission)) throw NoAccessError.forPermission(permission, environment);
-}
-
 /**
- * Moves a change request to another state under the rules of docs/flag-model.md#change-request-states, in the caller's
- * transaction; applying carries the changes out in that same transaction.
+ * Moves a change request to another state under the rules of docs/flag-model.md#change-request-states (`moveRefusal`
+ * decides who may make which move), in the caller's transaction; applying carries the changes out in that same transaction.
  */
 export async function moveChangeRequest(
   trx: Kysely<Database>,
@@ -43,22 +28,14 @@ export async function moveChangeRequest(
   // The row is locked: two approvers, or an approver and the scheduler, must not both act on one state.
   const request = await requireChangeRequest(trx, projectId, id, { forUpdate: true });
   const from = request.state as ChangeRequestState;
-  const allowed = TRANSITIONS[from];
-  if (!allowed.includes(change.state)) {
-    const options = allowed.length ? allowed.map((s) => `"${s}"`).join(", ") : "nothing (it is final)";
-    throw new ValidationError(
-      `Cannot move change request ${id} from "${from}" to "${change.state}"; from "${from}" it can go to ${options}.`,
-      [{ path: "state", message: `not allowed from "${from}"` }],
-    );
-  }
   const env = request.environment_name;
-  const isAuthor = by.kind === "user" && by.userId === request.created_by_user_id;
+  const refusal = moveRefusal(by, { id, state: from, environment: env, authorId: request.created_by_user_id }, change.state);
+  if (refusal) throw refusal;
   let next: ChangeRequestState = change.state;
   const updates: Partial<{ scheduled_at: Date | null; schedule_status: string | null; schedule_reason: string | null }> = {};
 
   switch (change.state) {
     case "In review": {
-      if (!isAuthor) throw new NoAccessError("Only the author can submit a change request for review.");
       const any = await trx
         .selectFrom("change_request_changes")
         .select("id")
@@ -69,12 +46,9 @@ export async function moveChangeRequest(
       break;
     }
     case "Approved": {
-      requirePermission(by, "APPROVE_CHANGE_REQUEST", env);
-      if (by.kind !== "user") throw new NoAccessError("Approvals are given by users; log in or use a personal access token.");
-      if (isAuthor && !isAdmin(by)) throw new NoAccessError("You cannot approve your own change request.");
       await trx
         .insertInto("change_request_reviews")
-        .values({ change_request_id: id, kind: "approval", user_id: by.userId, text: change.comment ?? null })
+        .values({ change_request_id: id, kind: "approval", user_id: reviewerId(by), text: change.comment ?? null })
         .onConflict((oc) => oc.columns(["change_request_id", "user_id"]).where("kind", "=", "approval").doNothing())
         .execute();
       const { count } = await trx
@@ -88,20 +62,13 @@ export async function moveChangeRequest(
       break;
     }
     case "Rejected": {
-      requirePermission(by, "APPROVE_CHANGE_REQUEST", env);
-      if (by.kind !== "user") throw new NoAccessError("Rejections are given by users; log in or use a personal access token.");
-      if (isAuthor && !isAdmin(by)) throw new NoAccessError("You cannot reject your own change request; cancel it instead.");
       await trx
         .insertInto("change_request_reviews")
-        .values({ change_request_id: id, kind: "rejection", user_id: by.userId, text: change.comment ?? null })
+        .values({ change_request_id: id, kind: "rejection", user_id: reviewerId(by), text: change.comment ?? null })
         .execute();
       break;
     }
-    case "Cancelled":
-      if (!isAuthor && !isAdmin(by)) throw new NoAccessError("Only the author or an Admin can cancel a change request.");
-      break;
     case "Scheduled": {
-      requirePermission(by, "APPLY_CHANGE_REQUEST", env);
       if (!change.scheduledAt) throw new ValidationError("Scheduling needs `scheduledAt`.", [{ path: "scheduledAt", message: "required" }]);
       const { future } = (await sql<{ future: boolean }>`select ${change.scheduledAt}::timestamptz > now() as future`.execute(trx))
         .rows[0] as { future: boolean };
@@ -110,9 +77,6 @@ export async function moveChangeRequest(
       Object.assign(updates, { scheduled_at: change.scheduledAt, schedule_status: "pending", schedule_reason: null });
       break;
     }
-    case "Applied":
-      requirePermission(by, "APPLY_CHANGE_REQUEST", env);
-      break;
   }
 
   if (change.comment && change.state !== "Approved" && change.state !== "Rejected" && by.kind === "user") {
@@ -139,6 +103,12 @@ export async function moveChangeRequest(
     },
     preData: { id, state: from },
   });
+}
+
+/** The reviewer's user id; `moveRefusal` lets only users approve and reject. */
+function reviewerId(by: Principal): number {
+  if (by.kind !== "user") throw new Error("Only users review change requests.");
+  return by.userId;
 }
 
 function eventType(asked: ChangeRequestState, reached: ChangeRequestState): string {

@@ -40,5 +40,5 @@ export async function pendingChangeRequestsFor(db: Kysely<Database>, by: Princip
   if (!found) throw new Error("A select without from returns one row.");
   if (!found.projectExists) throw projectNotFound(projectId);
   if (by.kind !== "user") return [];
-  return loadChangeRequests(db, found.ids);
+  return loadChangeRequests(db, found.ids, by);
 }

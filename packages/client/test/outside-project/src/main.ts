@@ -1,6 +1,6 @@
 // An app outside the repository: the four operations of the admin API over REST and over tRPC,
 // through the packed @vexil/client alone. It prints what it got as one JSON line.
-import { createRestClient, createTrpcClient, toVexilApiError, VexilApiError, type RouterOutputs } from "@vexil/client";
+import { createRestClient, createTrpcClient, RootRole, toVexilApiError, VexilApiError, type RouterOutputs } from "@vexil/client";
 
 const baseUrl = process.env.VEXIL_URL ?? "http://127.0.0.1:4242";
 const password = process.env.VEXIL_PASSWORD ?? "";
@@ -30,6 +30,7 @@ const failure = (error: unknown) => (error instanceof VexilApiError ? [error.sta
 console.log(
   JSON.stringify({
     users: [restUser.username, trpcUser.username],
+    admins: [restUser.rootRole === RootRole.Admin, trpcUser.rootRole === RootRole.Admin],
     banners: [restBanner, trpcBanner].map((b) => ({ id: b.id, message: b.message, variant: b.variant, sticky: b.sticky })),
     variants: [restVariants, trpcVariants].map((v) => v.variants.map((variant) => [variant.name, variant.weight])),
     pending: [summary(restPending), summary(trpcPending)],
