@@ -97,7 +97,7 @@ test("a change that no longer applies fails its scheduled request at once, with 
   const stored = await row(id);
   assert.equal([stored.state, stored.schedule_status, stored.schedule_attempts], ["Scheduled", "failed", 0]);
   assert.match(stored.schedule_reason ?? "", /can no longer be applied/);
-  const [view] = await loadChangeRequests(db, [id]);
+  const [view] = await loadChangeRequests(db, [id], admin);
   assert.equal([view?.schedule?.status, view?.schedule?.reason], ["failed", stored.schedule_reason]);
   assert.equal(await eventTypes(id), ["change-request-schedule-failed"]);
   assert.equal(await variantsIn(feature), []);
@@ -122,7 +122,7 @@ test("a transient failure leaves the request Scheduled, backs off, and a later p
       ["Scheduled", "pending", null, 1],
     );
     assert.ok(stored.schedule_retry_at && stored.schedule_retry_at.getTime() > Date.now() + 30_000, "the next attempt waits");
-    const [view] = await loadChangeRequests(db, [id]);
+    const [view] = await loadChangeRequests(db, [id], admin);
     assert.equal([view?.state, view?.schedule?.status, view?.schedule?.reason], ["Scheduled", "pending", undefined]);
     assert.equal(await variantsIn(feature), [], "nothing half-applied");
     assert.equal(await eventTypes(id), []);
