@@ -4,12 +4,14 @@
 // 127.0.0.1 only, prints one table, and drops the database. Knobs: see settings.ts.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createTestDb } from "@vexil/db/testing";
 import pg from "pg";
+import { type Comparison, formatBeforeAfter, roundOrder } from "./before-after.ts";
 import { measureCrossInstanceChange } from "./cross-instance-change.ts";
 import { addFeatures, CALLER_PENDING, featureName, PROJECT, seedChangeRequests, seedProjects } from "./dataset.ts";
 import { type FrontendResult, runFrontendScenario } from "./frontend-scenario.ts";
@@ -27,6 +29,7 @@ const STORM_USERS = 40;
 const ADMIN_TOKEN = `*:*.${randomBytes(24).toString("hex")}`;
 const SESSION_SECRET = randomBytes(32).toString("hex");
 const SERVER_DIR = settings.serverDir ?? new URL("../../../apps/server/", import.meta.url);
+const BEFORE_DIR = settings.beforeDir;
 const HERE = new URL(".", import.meta.url);
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -54,17 +57,57 @@ async function measure(target: Target, spec: LoadSpec, warm: boolean): Promise<M
   return { stats: result, peakRssMb };
 }
 
+/** The load of a scenario, or each target's own (a 304 needs the ETag that target answered). */
+type SpecFor = LoadSpec | ((target: Target) => LoadSpec);
+
 /**
- * The figure of each target under `spec`: `rounds` measurements taken in turns (server, then each
- * baseline, then again), so that a slow spell of a shared machine falls on all of them alike,
- * reduced to their medians.
+ * Every round's measurement of each target under `spec`: `rounds` measurements taken in turns
+ * (server, then each baseline, then again), so that a slow spell of a shared machine falls on all
+ * of them alike. The servers in `alternate` (before and after) swap places in odd rounds.
  */
-async function measureInTurns(targets: Target[], spec: LoadSpec): Promise<Measured[]> {
-  const samples = targets.map((): Measured[] => []);
+async function sampleInTurns(targets: Target[], spec: SpecFor, alternate: Target[] = []): Promise<Measured[][]> {
+  const samples = new Map(targets.map((t): [Target, Measured[]] => [t, []]));
   for (let round = 0; round < settings.rounds; round++) {
-    for (const [i, target] of targets.entries()) samples[i]?.push(await measure(target, spec, round === 0));
+    for (const target of roundOrder(targets, round, alternate)) {
+      samples.get(target)?.push(await measure(target, typeof spec === "function" ? spec(target) : spec, round === 0));
+    }
   }
-  return samples.map(medianOf);
+  return targets.map((t) => samples.get(t) as Measured[]);
+}
+
+/** The checkout a server folder is at, for the report; empty when it is not a git checkout. */
+function commitOf(serverDir: URL): string {
+  try {
+    return execFileSync("git", ["log", "-1", "--format=%h %s"], { cwd: serverDir, encoding: "utf8" }).trim().slice(0, 100);
+  } catch {
+    return "";
+  }
+}
+
+/** The migrations in a packages/db folder, by file name; undefined when there is no such folder. */
+function migrationsIn(folder: URL): string[] | undefined {
+  if (!existsSync(folder)) return undefined;
+  return readdirSync(folder).filter((f) => /^\d.*\.ts$/.test(f));
+}
+
+/**
+ * Starts the before server on the bench's database, next to ours. Its migrator refuses a
+ * database with migrations it does not know, so a change that adds one cannot be compared here.
+ */
+async function startBeforeServer(beforeDir: URL, env: Record<string, string>): Promise<Target> {
+  if (!existsSync(new URL("package.json", beforeDir))) throw new Error(`BENCH_BEFORE_DIR has no package.json: ${beforeDir.pathname}`);
+  // The bench's database is migrated by this checkout's packages/db (createTestDb).
+  const ours = migrationsIn(new URL("../../../packages/db/src/migrations/", import.meta.url));
+  const theirs = migrationsIn(new URL("../../packages/db/src/migrations/", beforeDir));
+  const unknown = ours && theirs ? ours.filter((m) => !theirs.includes(m)) : [];
+  if (unknown.length)
+    throw new Error(
+      `the before checkout lacks migrations the bench's database has (${unknown.join(", ")}): its server would not start on it`,
+    );
+  // It is installed and built; built here only when it has never been (a pre-bundle checkout starts from source).
+  if (existsSync(new URL("scripts/build.mjs", beforeDir)) && !existsSync(new URL("dist/", beforeDir)))
+    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: beforeDir, stdio: "inherit" });
+  return startTarget("server (before)", serverStartArgs(beforeDir), { cwd: beforeDir, env, readyPath: "/ready" });
 }
 
 /** The frontend scenario's lines under the table, and its target. */
@@ -108,6 +151,16 @@ async function main(): Promise<void> {
       { cwd: SERVER_DIR, env: serverEnv, readyPath: "/ready" },
     );
     targets.push(server);
+    // Started after ours, as a second instance is: the first start's data is then already there.
+    const before = BEFORE_DIR ? await startBeforeServer(BEFORE_DIR, serverEnv) : undefined;
+    if (before && BEFORE_DIR) {
+      targets.push(before);
+      log(`before: ${fileURLToPath(BEFORE_DIR)} (${commitOf(BEFORE_DIR)}); after: ${fileURLToPath(SERVER_DIR)} (${commitOf(SERVER_DIR)})`);
+    }
+    /** The servers compared, which take turns in every round (just ours without BENCH_BEFORE_DIR). */
+    const servers = before ? [server, before] : [server];
+    const inTurns = (against: Target[], spec: SpecFor) => sampleInTurns(against, spec, servers);
+    const comparisons: Comparison[] = [];
     const admin = { authorization: ADMIN_TOKEN };
 
     const caller = await api(server.base, "POST", "/api/admin/user-admin", admin, {
@@ -125,9 +178,10 @@ async function main(): Promise<void> {
     const pat = await api(server.base, "POST", "/api/admin/user/tokens", session, { description: "bench", expiresAt: null });
     const personal = { authorization: pat.json.secret as string };
 
-    const frontendScenario = (memory: Target) =>
-      runFrontendScenario({
+    const frontendScenario = async (memory: Target) => {
+      const result = await runFrontendScenario({
         server,
+        before,
         memory,
         client,
         admin,
@@ -136,9 +190,25 @@ async function main(): Promise<void> {
         rounds: settings.rounds,
         durationS: settings.durationS,
         warmupS: settings.warmupS,
-        measureInTurns,
+        sampleInTurns: inTurns,
         api,
         log,
+      });
+      if (result.rounds.before)
+        comparisons.push({
+          scenario: result.row.scenario,
+          features: result.row.features,
+          before: result.rounds.before,
+          after: result.rounds.after,
+        });
+      return result;
+    };
+    /** Our server's log lines at warn or above (and the before server's), the first few of each. */
+    const warningLines = () =>
+      servers.flatMap((target) => {
+        const warnings = target.output.filter((line) => /"level":(40|50|60)/.test(line) && !/SESSION_SECRET|ADMIN_PASSWORD/.test(line));
+        const name = target === server ? "server" : target.name;
+        return [`${name} log lines at warn or above: ${warnings.length}`, ...warnings.slice(0, 5).map((line) => `  ${line.slice(0, 300)}`)];
       });
     if (settings.only === "frontend") {
       const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
@@ -155,6 +225,10 @@ async function main(): Promise<void> {
         "(a) bare node:http answering the same JSON from memory; (c) the SDK evaluating the same flags in process, context after context.\n\ntargets:",
       );
       for (const line of frontendReport(result)) console.log(line);
+      if (before) {
+        console.log(`\n${formatBeforeAfter(comparisons, settings.rounds).join("\n")}`);
+        for (const line of warningLines()) console.log(line);
+      }
       return;
     }
 
@@ -305,9 +379,7 @@ async function main(): Promise<void> {
       features = step;
       console.log("");
       console.log((await streamingScenario()).join("\n"));
-      const warnings = server.output.filter((line) => /"level":(40|50|60)/.test(line) && !/SESSION_SECRET|ADMIN_PASSWORD/.test(line));
-      console.log(`server log lines at warn or above: ${warnings.length}`);
-      for (const line of warnings.slice(0, 5)) console.log(`  ${line.slice(0, 300)}`);
+      for (const line of warningLines()) console.log(line);
       log(`done; load average ${load()}`);
       return;
     }
@@ -316,16 +388,20 @@ async function main(): Promise<void> {
     let memory: Target | undefined;
     let pgBaseline: Target | undefined;
     const rows: Row[] = [];
-    const run = async (scenario: string, spec: LoadSpec, against: (Target | undefined)[] = [server, memory, pgBaseline]) => {
+    /** A row of the table: the servers (ours, and the before one in that mode) in turns with `baselines`. */
+    const run = async (scenario: string, spec: SpecFor, baselines: (Target | undefined)[] = [memory, pgBaseline]) => {
       log(`${scenario} at ${features} features`);
-      const [s, m, p] = await measureInTurns(
-        against.filter((t): t is Target => t !== undefined),
-        spec,
-      );
-      const row: Row = { scenario, features, server: s as Measured };
-      if (m) row.memory = m;
-      if (p) row.pg = p;
+      const against = [...servers, ...baselines].filter((t): t is Target => t !== undefined);
+      const samples = await inTurns(against, spec);
+      const of = (target: Target | undefined) => (target && against.includes(target) ? samples[against.indexOf(target)] : undefined);
+      const row: Row = { scenario, features, server: medianOf(of(server) as Measured[]) };
+      const m = of(memory);
+      const p = of(pgBaseline);
+      if (m) row.memory = medianOf(m);
+      if (p) row.pg = medianOf(p);
       rows.push(row);
+      const beforeRounds = of(before);
+      if (beforeRounds) comparisons.push({ scenario, features, before: beforeRounds, after: of(server) as Measured[] });
       return row;
     };
 
@@ -367,8 +443,11 @@ async function main(): Promise<void> {
         const etag = served.headers.get("etag") ?? "";
         // Baseline (a) answers the same bytes as the server at this many features.
         await fetch(`${memory?.base}/bench/client-features`, { method: "PUT", body: JSON.stringify({ body: served.text, etag }) });
-        await run("GET client features", clientSpec(), [server, memory]);
-        await run("GET client features, 304", clientSpec({ "if-none-match": etag }, 304), [server, memory]);
+        await run("GET client features", clientSpec(), [memory]);
+        // Each server's poll carries the ETag that server answered; baseline (a)'s is ours.
+        const etags = new Map<Target, string>();
+        if (before) etags.set(before, (await api(before.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "");
+        await run("GET client features, 304", (target) => clientSpec({ "if-none-match": etags.get(target) ?? etag }, 304), [memory]);
       }
       await run("GET pending, personal token", pendingSpec);
       // Every stream starts with a hydration of the whole scope: measured at the smallest feature count.
@@ -385,26 +464,41 @@ async function main(): Promise<void> {
     log(
       `login storm: GET variants (${settings.stormGetConnections} connections) without, then with ${settings.stormLogins} concurrent logins`,
     );
-    // In turns: without the storm, each baseline (which has no logins to storm), then with the storm.
-    const quietSamples: Measured[] = [];
-    const stormySamples: Measured[] = [];
+    // In turns: without the storm, each baseline (which has no logins to storm), then with the storm
+    // (each server without, then each with, in the before/after mode).
+    const storms = new Map(
+      servers.map((target) => [
+        target,
+        { quiet: [] as Measured[], stormy: [] as Measured[], logins: 0, seconds: 0, codes: [] as string[] },
+      ]),
+    );
     const memorySamples: Measured[] = [];
     const pgSamples: Measured[] = [];
-    let logins = 0;
-    let loginSeconds = 0;
-    const stormCodes: string[] = [];
     for (let round = 0; round < settings.rounds; round++) {
-      quietSamples.push(await measure(server, stormGet, round === 0));
+      const order = roundOrder(servers, round, servers);
+      for (const target of order) storms.get(target)?.quiet.push(await measure(target, stormGet, round === 0));
       memorySamples.push(await measure(memory as Target, stormGet, round === 0));
       pgSamples.push(await measure(pgBaseline as Target, stormGet, round === 0));
-      const storm = await startLoginStorm(server.base, stormUsers, PASSWORD, settings.stormLogins);
-      await sleep(2_000);
-      const loginsBefore = await storm.ok();
-      started = performance.now();
-      stormySamples.push(await measure(server, stormGet, false));
-      logins += (await storm.ok()) - loginsBefore;
-      loginSeconds += (performance.now() - started) / 1000;
-      stormCodes.push(await storm.stop());
+      for (const target of order) {
+        const samples = storms.get(target);
+        if (!samples) continue;
+        const storm = await startLoginStorm(target.base, stormUsers, PASSWORD, settings.stormLogins);
+        await sleep(2_000);
+        const loginsBefore = await storm.ok();
+        started = performance.now();
+        samples.stormy.push(await measure(target, stormGet, false));
+        samples.logins += (await storm.ok()) - loginsBefore;
+        samples.seconds += (performance.now() - started) / 1000;
+        samples.codes.push(await storm.stop());
+      }
+    }
+    const ours = storms.get(server) as { quiet: Measured[]; stormy: Measured[]; logins: number; seconds: number; codes: string[] };
+    const { quiet: quietSamples, stormy: stormySamples, codes: stormCodes } = ours;
+    const stormRow = `GET variants, ${settings.stormLogins}-login storm`;
+    const theirs = before ? storms.get(before) : undefined;
+    if (theirs) {
+      comparisons.push({ scenario: "GET variants, no storm", features, before: theirs.quiet, after: quietSamples });
+      comparisons.push({ scenario: stormRow, features, before: theirs.stormy, after: stormySamples });
     }
     // A change written through this instance, served by a second one on the same database.
     log(`cross-instance: ${settings.crossInstanceChanges} changes written through the server, polled on a second instance`);
@@ -444,9 +538,9 @@ async function main(): Promise<void> {
     const quiet = medianOf(quietSamples);
     const stormy = medianOf(stormySamples);
     const stormBaselines = { memory: medianOf(memorySamples), pg: medianOf(pgSamples) };
-    const loginsPerS = logins / loginSeconds;
+    const loginsPerS = ours.logins / ours.seconds;
     rows.push({ scenario: "GET variants, no storm", features, server: quiet, ...stormBaselines });
-    rows.push({ scenario: `GET variants, ${settings.stormLogins}-login storm`, features, server: stormy, ...stormBaselines });
+    rows.push({ scenario: stormRow, features, server: stormy, ...stormBaselines });
 
     console.log("");
     console.log(formatTable(rows));
@@ -527,9 +621,13 @@ async function main(): Promise<void> {
     );
     console.log(check("server RSS under load < 200 MB", `${rss.toFixed(0)} MB`, rss < 200));
     if (streamingLines.length) console.log(`${streamingLines.join("\n")}\n`);
-    const warnings = server.output.filter((line) => /"level":(40|50|60)/.test(line) && !/SESSION_SECRET|ADMIN_PASSWORD/.test(line));
-    console.log(`server log lines at warn or above: ${warnings.length}`);
-    for (const line of warnings.slice(0, 5)) console.log(`  ${line.slice(0, 300)}`);
+    if (theirs) {
+      console.log(`${formatBeforeAfter(comparisons, settings.rounds).join("\n")}`);
+      console.log(
+        `login storm on the before server: ${(theirs.logins / theirs.seconds).toFixed(1)} logins/s while measured (ours ${loginsPerS.toFixed(1)}); statuses by round [${theirs.codes.join(" | ")}]\n`,
+      );
+    }
+    for (const line of warningLines()) console.log(line);
     log(`done; load average ${load()}`);
   } finally {
     for (const target of targets.reverse()) await stopTarget(target);
