@@ -47,8 +47,17 @@ function judge(c: Comparison): Judged {
   };
 }
 
-/** The before/after table, its rule, what it skips, and the summary line. */
-export function formatBeforeAfter(comparisons: Comparison[], rounds: number): string[] {
+interface BeforeAfterReport {
+  rounds: number;
+  /** Each server's folder and commit. */
+  before: string;
+  after: string;
+  /** Lines said under the table, before its summary. */
+  notes?: string[];
+}
+
+/** The before/after table, its rule, what it skips, and the summary line last. */
+export function formatBeforeAfter(comparisons: Comparison[], { rounds, before, after, notes = [] }: BeforeAfterReport): string[] {
   const cell = (ms: Measured[], key: "rps" | "p99") => {
     const digits = key === "rps" ? 0 : 1;
     return `${medianOf(ms).stats[key].toFixed(digits)} (${spread(
@@ -68,7 +77,7 @@ export function formatBeforeAfter(comparisons: Comparison[], rounds: number): st
     "p50 before->after".padStart(17),
     "RSS MB before->after".padStart(20),
   ].join(" ");
-  const lines = [head, "-".repeat(head.length)];
+  const lines = [`before/after: before = ${before}; after = ${after}`, "", head, "-".repeat(head.length)];
   let within = 0;
   const worse: string[] = [];
   for (const c of comparisons) {
@@ -80,7 +89,7 @@ export function formatBeforeAfter(comparisons: Comparison[], rounds: number): st
       ["p99", verdict.p99],
     ] as const) {
       if (v === "within spread or better") within++;
-      else worse.push(`${c.scenario} at ${c.features} ${figure}${v === "void" ? " (void)" : ""}`);
+      else worse.push(`${c.scenario} (${c.features}) ${figure}${v === "void" ? " void" : ""}`);
     }
     lines.push(
       [
@@ -100,11 +109,12 @@ export function formatBeforeAfter(comparisons: Comparison[], rounds: number): st
   const figures = comparisons.length * 2;
   lines.push(
     "",
-    `before = BENCH_BEFORE_DIR's server, after = this checkout's (or BENCH_SERVER_DIR's); both ran at once on the one database, each measured alone, in turns with the baselines; each cell the median of ${rounds} rounds (lowest-highest round); p50/p99 in ms; RSS the peak of the rounds.`,
+    `Both servers ran at once on the one database, each measured alone, in turns with the baselines (before and after swap places in odd rounds); each cell the median of ${rounds} rounds (lowest-highest round); p50/p99 in ms; RSS the peak of the rounds.`,
     `rule: req/s is "within spread or better" when after's median req/s >= before's lowest round's req/s; p99 is when after's median p99 <= before's highest round's p99; otherwise "worse". A row with any non-2xx or error in either server's rounds is "void" (not within). p50 and RSS are shown, not judged.`,
     NOT_COMPARED,
+    ...notes,
     "",
-    `before/after: ${within} of ${figures} figures within spread or better${worse.length ? `; not within: ${worse.join(", ")}` : ""}`,
+    `before/after: ${within} of ${figures} figures within spread or better${worse.length ? `; not within: ${worse.join("; ")}` : ""}`,
   );
   return lines;
 }

@@ -153,9 +153,13 @@ async function main(): Promise<void> {
     targets.push(server);
     // Started after ours, as a second instance is: the first start's data is then already there.
     const before = BEFORE_DIR ? await startBeforeServer(BEFORE_DIR, serverEnv) : undefined;
-    if (before && BEFORE_DIR) {
+    const labels = {
+      before: BEFORE_DIR ? `${fileURLToPath(BEFORE_DIR)} (${commitOf(BEFORE_DIR)})` : "",
+      after: `${fileURLToPath(SERVER_DIR)} (${commitOf(SERVER_DIR)})`,
+    };
+    if (before) {
       targets.push(before);
-      log(`before: ${fileURLToPath(BEFORE_DIR)} (${commitOf(BEFORE_DIR)}); after: ${fileURLToPath(SERVER_DIR)} (${commitOf(SERVER_DIR)})`);
+      log(`before/after: before = ${labels.before}; after = ${labels.after}`);
     }
     /** The servers compared, which take turns in every round (just ours without BENCH_BEFORE_DIR). */
     const servers = before ? [server, before] : [server];
@@ -226,8 +230,8 @@ async function main(): Promise<void> {
       );
       for (const line of frontendReport(result)) console.log(line);
       if (before) {
-        console.log(`\n${formatBeforeAfter(comparisons, settings.rounds).join("\n")}`);
         for (const line of warningLines()) console.log(line);
+        console.log(`\n${formatBeforeAfter(comparisons, { rounds: settings.rounds, ...labels }).join("\n")}`);
       }
       return;
     }
@@ -621,13 +625,13 @@ async function main(): Promise<void> {
     );
     console.log(check("server RSS under load < 200 MB", `${rss.toFixed(0)} MB`, rss < 200));
     if (streamingLines.length) console.log(`${streamingLines.join("\n")}\n`);
-    if (theirs) {
-      console.log(`${formatBeforeAfter(comparisons, settings.rounds).join("\n")}`);
-      console.log(
-        `login storm on the before server: ${(theirs.logins / theirs.seconds).toFixed(1)} logins/s while measured (ours ${loginsPerS.toFixed(1)}); statuses by round [${theirs.codes.join(" | ")}]\n`,
-      );
-    }
     for (const line of warningLines()) console.log(line);
+    if (theirs) {
+      const notes = [
+        `login storm: ${(theirs.logins / theirs.seconds).toFixed(1)} logins/s before, ${loginsPerS.toFixed(1)} after, while measured; before's statuses by round [${theirs.codes.join(" | ")}]`,
+      ];
+      console.log(`\n${formatBeforeAfter(comparisons, { rounds: settings.rounds, ...labels, notes }).join("\n")}`);
+    }
     log(`done; load average ${load()}`);
   } finally {
     for (const target of targets.reverse()) await stopTarget(target);
