@@ -10,7 +10,7 @@ export interface Comparison {
   after: Measured[];
 }
 
-/** What the mode does not compare, said under its table. */
+/** What the whole bench does not compare, said under its table. */
 export const NOT_COMPARED =
   "not compared (measured on the current server only, as without BENCH_BEFORE_DIR): the streaming scenario and the cross-instance change (latencies of one server, not request rates), the client 304 poll with SDK metrics at 200/s (one measurement, no rounds to spread), and the frontend API's baseline (c).";
 
@@ -52,12 +52,17 @@ interface BeforeAfterReport {
   /** Each server's folder and commit. */
   before: string;
   after: string;
+  /** What was not compared, said under the table; NOT_COMPARED unless told. */
+  notCompared?: string;
   /** Lines said under the table, before its summary. */
   notes?: string[];
 }
 
 /** The before/after table, its rule, what it skips, and the summary line last. */
-export function formatBeforeAfter(comparisons: Comparison[], { rounds, before, after, notes = [] }: BeforeAfterReport): string[] {
+export function formatBeforeAfter(
+  comparisons: Comparison[],
+  { rounds, before, after, notCompared = NOT_COMPARED, notes = [] }: BeforeAfterReport,
+): string[] {
   const cell = (ms: Measured[], key: "rps" | "p99") => {
     const digits = key === "rps" ? 0 : 1;
     return `${medianOf(ms).stats[key].toFixed(digits)} (${spread(
@@ -111,7 +116,7 @@ export function formatBeforeAfter(comparisons: Comparison[], { rounds, before, a
     "",
     `Both servers ran at once on the one database, each measured alone, in turns with the baselines (before and after swap places in odd rounds); each cell the median of ${rounds} rounds (lowest-highest round); p50/p99 in ms; RSS the peak of the rounds.`,
     `rule: req/s is "within spread or better" when after's median req/s >= before's lowest round's req/s; p99 is when after's median p99 <= before's highest round's p99; otherwise "worse". A row with any non-2xx or error in either server's rounds is "void" (not within). p50 and RSS are shown, not judged.`,
-    NOT_COMPARED,
+    notCompared,
     ...notes,
     "",
     `before/after: ${within} of ${figures} figures within spread or better${worse.length ? `; not within: ${worse.join("; ")}` : ""}`,

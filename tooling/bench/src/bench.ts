@@ -78,7 +78,11 @@ async function sampleInTurns(targets: Target[], spec: SpecFor, alternate: Target
 /** The checkout a server folder is at, for the report; empty when it is not a git checkout. */
 function commitOf(serverDir: URL): string {
   try {
-    return execFileSync("git", ["log", "-1", "--format=%h %s"], { cwd: serverDir, encoding: "utf8" }).trim().slice(0, 100);
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: serverDir, encoding: "utf8" }).trim();
+    const line = git("log", "-1", "--format=%h %s");
+    // What runs is the working tree, which may be ahead of its commit.
+    const dirty = git("status", "--porcelain", "--untracked-files=no") ? " + uncommitted changes" : "";
+    return (line.length > 72 ? `${line.slice(0, 71)}…` : line) + dirty;
   } catch {
     return "";
   }
@@ -231,7 +235,9 @@ async function main(): Promise<void> {
       for (const line of frontendReport(result)) console.log(line);
       if (before) {
         for (const line of warningLines()) console.log(line);
-        console.log(`\n${formatBeforeAfter(comparisons, { rounds: settings.rounds, ...labels }).join("\n")}`);
+        const notCompared =
+          "not compared: the frontend API's baseline (c), the SDK in process (BENCH_ONLY=frontend runs no other scenario).";
+        console.log(`\n${formatBeforeAfter(comparisons, { rounds: settings.rounds, ...labels, notCompared }).join("\n")}`);
       }
       return;
     }
