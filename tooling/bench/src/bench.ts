@@ -95,10 +95,11 @@ function migrationsIn(folder: URL): string[] | undefined {
 }
 
 /**
- * Starts the before server on the bench's database, next to ours. Its migrator refuses a
- * database with migrations it does not know, so a change that adds one cannot be compared here.
+ * Refuses a before checkout that could not start on the bench's database, before any work: its
+ * migrator refuses a database with migrations it does not know, so a change that adds one cannot
+ * be compared here.
  */
-async function startBeforeServer(beforeDir: URL, env: Record<string, string>): Promise<Target> {
+function checkBeforeCheckout(beforeDir: URL): void {
   if (!existsSync(new URL("package.json", beforeDir))) throw new Error(`BENCH_BEFORE_DIR has no package.json: ${beforeDir.pathname}`);
   // The bench's database is migrated by this checkout's packages/db (createTestDb).
   const ours = migrationsIn(new URL("../../../packages/db/src/migrations/", import.meta.url));
@@ -108,6 +109,10 @@ async function startBeforeServer(beforeDir: URL, env: Record<string, string>): P
     throw new Error(
       `the before checkout lacks migrations the bench's database has (${unknown.join(", ")}): its server would not start on it`,
     );
+}
+
+/** Starts the before server on the bench's database, next to ours. */
+async function startBeforeServer(beforeDir: URL, env: Record<string, string>): Promise<Target> {
   // It is installed and built; built here only when it has never been (a pre-bundle checkout starts from source).
   if (existsSync(new URL("scripts/build.mjs", beforeDir)) && !existsSync(new URL("dist/", beforeDir)))
     execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: beforeDir, stdio: "inherit" });
@@ -128,6 +133,7 @@ async function main(): Promise<void> {
   log(
     `node ${process.version}, ${cpus().length} cores, load average ${load()}; each figure the median of ${settings.rounds} measurements of ${settings.durationS} s, after ${settings.warmupS} s of warm-up`,
   );
+  if (BEFORE_DIR) checkBeforeCheckout(BEFORE_DIR);
   const testDb = await createTestDb({ TEST_DATABASE_URL: settings.postgresUrl });
   const databaseUrl = testDb.databaseUrl as string;
   const client = new pg.Client({ connectionString: databaseUrl });
