@@ -56,12 +56,22 @@ interface BeforeAfterReport {
   notCompared?: string;
   /** Lines said under the table, before its summary. */
   notes?: string[];
+  /**
+   * The migrations of ours the before checkout lacks, when it ran on a copy of the database with
+   * their rows removed from the copy's migration table; absent when both ran on the one database.
+   */
+  copyWithout?: string[];
+}
+
+/** The header's line on the before server's database, when it had a copy of its own. */
+export function copyHeader(migrations: string[]): string {
+  return `before ran on a copy of the bench's database (CREATE DATABASE ... TEMPLATE, once filled; the bench's later writes made on both) with ${migrations.length} newer migrations' rows removed from its migration table (${migrations.join(", ")}): their columns stay, unused by it. Valid only for additive migrations.`;
 }
 
 /** The before/after table, its rule, what it skips, and the summary line last. */
 export function formatBeforeAfter(
   comparisons: Comparison[],
-  { rounds, before, after, notCompared = NOT_COMPARED, notes = [] }: BeforeAfterReport,
+  { rounds, before, after, notCompared = NOT_COMPARED, notes = [], copyWithout }: BeforeAfterReport,
 ): string[] {
   const cell = (ms: Measured[], key: "rps" | "p99") => {
     const digits = key === "rps" ? 0 : 1;
@@ -82,7 +92,13 @@ export function formatBeforeAfter(
     "p50 before->after".padStart(17),
     "RSS MB before->after".padStart(20),
   ].join(" ");
-  const lines = [`before/after: before = ${before}; after = ${after}`, "", head, "-".repeat(head.length)];
+  const lines = [
+    `before/after: before = ${before}; after = ${after}`,
+    ...(copyWithout ? [copyHeader(copyWithout)] : []),
+    "",
+    head,
+    "-".repeat(head.length),
+  ];
   let within = 0;
   const worse: string[] = [];
   for (const c of comparisons) {
@@ -114,7 +130,7 @@ export function formatBeforeAfter(
   const figures = comparisons.length * 2;
   lines.push(
     "",
-    `Both servers ran at once on the one database, each measured alone, in turns with the baselines (before and after swap places in odd rounds); each cell the median of ${rounds} rounds (lowest-highest round); p50/p99 in ms; RSS the peak of the rounds.`,
+    `Both servers ran at once ${copyWithout ? "on two copies of the same data" : "on the one database"}, each measured alone, in turns with the baselines (before and after swap places in odd rounds); each cell the median of ${rounds} rounds (lowest-highest round); p50/p99 in ms; RSS the peak of the rounds.`,
     `rule: req/s is "within spread or better" when after's median req/s >= before's lowest round's req/s; p99 is when after's median p99 <= before's highest round's p99; otherwise "worse". A row with any non-2xx or error in either server's rounds is "void" (not within). p50 and RSS are shown, not judged.`,
     notCompared,
     ...notes,

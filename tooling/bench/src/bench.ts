@@ -14,6 +14,7 @@ import pg from "pg";
 import { type Comparison, formatBeforeAfter, roundOrder } from "./before-after.ts";
 import { measureCrossInstanceChange } from "./cross-instance-change.ts";
 import { addFeatures, CALLER_PENDING, featureName, PROJECT, seedChangeRequests, seedProjects } from "./dataset.ts";
+import { seedFrontendFlags } from "./frontend-flags.ts";
 import { type FrontendResult, runFrontendScenario } from "./frontend-scenario.ts";
 import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
@@ -95,20 +96,35 @@ function migrationsIn(folder: URL): string[] | undefined {
 }
 
 /**
- * Refuses a before checkout that could not start on the bench's database, before any work: its
- * migrator refuses a database with migrations it does not know, so a change that adds one cannot
- * be compared here.
+ * The migrations of ours that the before checkout lacks, by name (as in the migration table),
+ * checked before any work. Its migrator refuses a database with migrations it does not know: with
+ * any, it runs on a copy of the bench's database without their rows in the migration table.
  */
-function checkBeforeCheckout(beforeDir: URL): void {
+function newerMigrations(beforeDir: URL): string[] {
   if (!existsSync(new URL("package.json", beforeDir))) throw new Error(`BENCH_BEFORE_DIR has no package.json: ${beforeDir.pathname}`);
   // The bench's database is migrated by this checkout's packages/db (createTestDb).
   const ours = migrationsIn(new URL("../../../packages/db/src/migrations/", import.meta.url));
   const theirs = migrationsIn(new URL("../../packages/db/src/migrations/", beforeDir));
   const unknown = ours && theirs ? ours.filter((m) => !theirs.includes(m)) : [];
-  if (unknown.length)
-    throw new Error(
-      `the before checkout lacks migrations the bench's database has (${unknown.join(", ")}): its server would not start on it`,
-    );
+  return unknown.map((file) => file.replace(/\.ts$/, ""));
+}
+
+/** The connection string of another database on the same Postgres. */
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** Runs `work` on a connection to the Postgres the bench uses, outside the bench's database. */
+async function onPostgres(work: (admin: pg.Client) => Promise<unknown>): Promise<void> {
+  const admin = new pg.Client({ connectionString: settings.postgresUrl });
+  await admin.connect();
+  try {
+    await work(admin);
+  } finally {
+    await admin.end();
+  }
 }
 
 /** Starts the before server on the bench's database, next to ours. */
@@ -117,6 +133,24 @@ async function startBeforeServer(beforeDir: URL, env: Record<string, string>): P
   if (existsSync(new URL("scripts/build.mjs", beforeDir)) && !existsSync(new URL("dist/", beforeDir)))
     execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: beforeDir, stdio: "inherit" });
   return startTarget("server (before)", serverStartArgs(beforeDir), { cwd: beforeDir, env, readyPath: "/ready" });
+}
+
+/**
+ * The frontend scenario's flags and tokens made on the before server's copy of the database too:
+ * the flags as on ours, the tokens (made through our server) copied row for row.
+ */
+function mirrorFrontend(ours: pg.Client, copy: pg.Client) {
+  return async (flags: number) => {
+    await seedFrontendFlags(copy, flags);
+    const tokens = await ours.query<{ rows: unknown[] }>(
+      "select coalesce(json_agg(t), '[]') as rows from api_tokens t where token_name like 'bench-frontend%'",
+    );
+    await copy.query("insert into api_tokens overriding system value select * from json_populate_recordset(null::api_tokens, $1)", [
+      JSON.stringify(tokens.rows[0]?.rows),
+    ]);
+    // Its identity goes on after them, as ours does.
+    await copy.query("select setval(pg_get_serial_sequence('api_tokens', 'id'), (select max(id) from api_tokens))");
+  };
 }
 
 /** The frontend scenario's lines under the table, and its target. */
@@ -133,11 +167,20 @@ async function main(): Promise<void> {
   log(
     `node ${process.version}, ${cpus().length} cores, load average ${load()}; each figure the median of ${settings.rounds} measurements of ${settings.durationS} s, after ${settings.warmupS} s of warm-up`,
   );
-  if (BEFORE_DIR) checkBeforeCheckout(BEFORE_DIR);
+  const newer = BEFORE_DIR ? newerMigrations(BEFORE_DIR) : [];
+  /** The before server runs on a copy of the database, made once it is filled (see startBefore). */
+  const onCopy = BEFORE_DIR !== undefined && newer.length > 0;
+  if (onCopy)
+    log(`before/after: the before checkout lacks ${newer.length} migrations (${newer.join(", ")}): it runs on a copy of the database`);
   const testDb = await createTestDb({ TEST_DATABASE_URL: settings.postgresUrl });
   const databaseUrl = testDb.databaseUrl as string;
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const databaseName = new URL(databaseUrl).pathname.slice(1);
+  const copyName = `${databaseName}_before`;
+  let copyMade = false;
+  let client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  /** The before server's copy of the database, when it has one: the bench's writes are made there too. */
+  let copyClient: pg.Client | undefined;
   const targets: Target[] = [];
   try {
     // The server runs as `pnpm start` runs it: built, as plain JavaScript, with its node flags.
@@ -155,24 +198,66 @@ async function main(): Promise<void> {
       SHUTDOWN_GRACE_MS: "3000",
       STREAMING_MAX_CONNECTIONS: String(Math.max(0, ...settings.streams) + 100),
     };
-    const server = await startTarget(
-      "server",
-      [...(settings.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.cpuProfDir}`] : []), ...serverStartArgs(SERVER_DIR)],
-      { cwd: SERVER_DIR, env: serverEnv, readyPath: "/ready" },
-    );
+    // When the before server gets a copy of the database, ours is started again for the copy:
+    // only the second start is profiled.
+    const startServer = (profiled: boolean) =>
+      startTarget(
+        "server",
+        [
+          ...(profiled && settings.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.cpuProfDir}`] : []),
+          ...serverStartArgs(SERVER_DIR),
+        ],
+        { cwd: SERVER_DIR, env: serverEnv, readyPath: "/ready" },
+      );
+    let server = await startServer(!onCopy);
     targets.push(server);
-    // Started after ours, as a second instance is: the first start's data is then already there.
-    const before = BEFORE_DIR ? await startBeforeServer(BEFORE_DIR, serverEnv) : undefined;
+    let before: Target | undefined;
     const labels = {
       before: BEFORE_DIR ? `${fileURLToPath(BEFORE_DIR)} (${commitOf(BEFORE_DIR)})` : "",
       after: `${fileURLToPath(SERVER_DIR)} (${commitOf(SERVER_DIR)})`,
     };
-    if (before) {
-      targets.push(before);
-      log(`before/after: before = ${labels.before}; after = ${labels.after}`);
-    }
     /** The servers compared, which take turns in every round (just ours without BENCH_BEFORE_DIR). */
-    const servers = before ? [server, before] : [server];
+    let servers = [server];
+    /**
+     * Starts the before server. On the one database, right after ours, as a second instance is:
+     * the first start's data is then already there. On a copy, once the data the bench makes
+     * through our server is in (before any measurement): Postgres copies a database only while
+     * no one is connected to it, so our server and the bench's connection close for the copy and
+     * come back after. The copy's migration table loses the rows of the migrations the before
+     * checkout lacks, which its migrator would refuse; their columns stay, unused by it, so this
+     * holds only for additive migrations.
+     */
+    const startBefore = async () => {
+      if (!BEFORE_DIR) return;
+      let env = serverEnv;
+      if (onCopy) {
+        await stopTarget(server);
+        targets.splice(targets.indexOf(server), 1);
+        await client.end();
+        await onPostgres((admin) => admin.query(`create database "${copyName}" template "${databaseName}"`));
+        copyMade = true;
+        client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        const copyUrl = withDatabase(databaseUrl, copyName);
+        copyClient = new pg.Client({ connectionString: copyUrl });
+        await copyClient.connect();
+        // The table Kysely's Migrator keeps by default (packages/db/src/migrate.ts names none).
+        const removed = await copyClient.query("delete from kysely_migration where name = any($1)", [newer]);
+        if (removed.rowCount !== newer.length)
+          throw new Error(
+            `the copy's kysely_migration had ${removed.rowCount} of the ${newer.length} rows to remove (${newer.join(", ")})`,
+          );
+        log(`before/after: ${copyName}, a copy with ${newer.length} newer migrations' rows removed from its migration table`);
+        server = await startServer(true);
+        targets.push(server);
+        env = { ...serverEnv, DATABASE_URL: copyUrl };
+      }
+      before = await startBeforeServer(BEFORE_DIR, env);
+      targets.push(before);
+      servers = [server, before];
+      log(`before/after: before = ${labels.before}; after = ${labels.after}`);
+    };
+    if (!onCopy) await startBefore();
     const inTurns = (against: Target[], spec: SpecFor) => sampleInTurns(against, spec, servers);
     const comparisons: Comparison[] = [];
     const admin = { authorization: ADMIN_TOKEN };
@@ -198,6 +283,7 @@ async function main(): Promise<void> {
         before,
         memory,
         client,
+        mirror: copyClient && mirrorFrontend(client, copyClient),
         admin,
         flags: settings.frontendFlags,
         connections: settings.connections,
@@ -225,6 +311,7 @@ async function main(): Promise<void> {
         return [`${name} log lines at warn or above: ${warnings.length}`, ...warnings.slice(0, 5).map((line) => `  ${line.slice(0, 300)}`)];
       });
     if (settings.only === "frontend") {
+      if (onCopy) await startBefore();
       const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
       writeFileSync(bodiesFile, "{}");
       const memory = await startTarget("baseline (a)", ["--import", "tsx", "baseline-memory.ts"], {
@@ -243,7 +330,8 @@ async function main(): Promise<void> {
         for (const line of warningLines()) console.log(line);
         const notCompared =
           "not compared: the frontend API's baseline (c), the SDK in process (BENCH_ONLY=frontend runs no other scenario).";
-        console.log(`\n${formatBeforeAfter(comparisons, { rounds: settings.rounds, ...labels, notCompared }).join("\n")}`);
+        const report = { rounds: settings.rounds, ...labels, notCompared, ...(onCopy ? { copyWithout: newer } : {}) };
+        console.log(`\n${formatBeforeAfter(comparisons, report).join("\n")}`);
       }
       return;
     }
@@ -288,6 +376,10 @@ async function main(): Promise<void> {
       environment: "development",
     });
     const sdk = { authorization: sdkToken.json.secret as string };
+    // Everything the before server needs from our server's API is in: its copy can be made.
+    if (onCopy) await startBefore();
+    /** The databases the bench writes to: ours, and the before server's copy when it has one. */
+    const databases = () => (copyClient ? [client, copyClient] : [client]);
     const clientSpec = (extra: Record<string, string> = {}, expectStatus?: number): LoadSpec => ({
       method: "GET",
       path: () => "/api/client/features",
@@ -423,7 +515,7 @@ async function main(): Promise<void> {
 
     for (const step of settings.featureSteps) {
       started = performance.now();
-      await addFeatures(client, features + 1, step);
+      for (const db of databases()) await addFeatures(db, features + 1, step);
       log(`features ${features + 1}..${step} added in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       features = step;
       if (!memory) {
@@ -467,7 +559,18 @@ async function main(): Promise<void> {
       }
       await run("GET pending, personal token", pendingSpec);
       // Every stream starts with a hydration of the whole scope: measured at the smallest feature count.
-      if (step === settings.featureSteps[0]) streamingLines.push(...(await streamingScenario()));
+      if (step === settings.featureSteps[0]) {
+        streamingLines.push(...(await streamingScenario()));
+        // The flag the streams saw flipped, as our server left it.
+        if (copyClient && settings.streams.length) {
+          const flipped = `select enabled from feature_environments where feature_name = $1 and environment_name = 'development'`;
+          const { rows } = await client.query<{ enabled: boolean }>(flipped, [featureName(1)]);
+          await copyClient.query(
+            "update feature_environments set enabled = $2 where feature_name = $1 and environment_name = 'development'",
+            [featureName(1), rows[0]?.enabled],
+          );
+        }
+      }
     }
     const tokenRow = rows.filter((r) => r.scenario === "GET variants, admin token").at(-1) as Row;
     const frontendResult = await frontendScenario(memory as Target);
@@ -642,12 +745,16 @@ async function main(): Promise<void> {
       const notes = [
         `login storm: ${(theirs.logins / theirs.seconds).toFixed(1)} logins/s before, ${loginsPerS.toFixed(1)} after, while measured; before's statuses by round [${theirs.codes.join(" | ")}]`,
       ];
-      console.log(`\n${formatBeforeAfter(comparisons, { rounds: settings.rounds, ...labels, notes }).join("\n")}`);
+      const report = { rounds: settings.rounds, ...labels, notes, ...(onCopy ? { copyWithout: newer } : {}) };
+      console.log(`\n${formatBeforeAfter(comparisons, report).join("\n")}`);
     }
     log(`done; load average ${load()}`);
   } finally {
     for (const target of targets.reverse()) await stopTarget(target);
     await client.end();
+    await copyClient?.end();
+    // Dropped as createTestDb's close drops ours.
+    if (copyMade) await onPostgres((admin) => admin.query(`drop database if exists "${copyName}" with (force)`));
     await testDb.close();
   }
 }

@@ -15,6 +15,11 @@ interface FrontendScenarioOptions {
   /** Baseline (a), which is told the bytes the server answered. */
   memory: Target;
   client: pg.Client;
+  /**
+   * Called once the flags and tokens are in place, before any measurement: when the before server
+   * has a copy of the database of its own, they are made there too.
+   */
+  mirror?: ((flags: number) => Promise<void>) | undefined;
   admin: Record<string, string>;
   flags: number;
   connections: number;
@@ -54,6 +59,7 @@ export async function runFrontendScenario(o: FrontendScenarioOptions): Promise<F
     type: "client",
     ...scope,
   });
+  await o.mirror?.(o.flags);
   const headers = { authorization: frontend.json.secret as string };
   const sample = await o.api(o.server.base, "GET", `/api/frontend?userId=u1&${FRONTEND_QUERY}`, headers);
   const on = (sample.json.toggles as unknown[]).length;
