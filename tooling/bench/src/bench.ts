@@ -4,14 +4,17 @@
 // 127.0.0.1 only, prints one table, and drops the database. Knobs: see settings.ts.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createTestDb } from "@vexil/db/testing";
 import pg from "pg";
+import { type Comparison, formatBeforeAfter, roundOrder } from "./before-after.ts";
 import { measureCrossInstanceChange } from "./cross-instance-change.ts";
 import { addFeatures, CALLER_PENDING, featureName, PROJECT, seedChangeRequests, seedProjects } from "./dataset.ts";
+import { seedFrontendFlags } from "./frontend-flags.ts";
 import { type FrontendResult, runFrontendScenario } from "./frontend-scenario.ts";
 import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
@@ -27,6 +30,7 @@ const STORM_USERS = 40;
 const ADMIN_TOKEN = `*:*.${randomBytes(24).toString("hex")}`;
 const SESSION_SECRET = randomBytes(32).toString("hex");
 const SERVER_DIR = settings.serverDir ?? new URL("../../../apps/server/", import.meta.url);
+const BEFORE_DIR = settings.beforeDir;
 const HERE = new URL(".", import.meta.url);
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -54,17 +58,99 @@ async function measure(target: Target, spec: LoadSpec, warm: boolean): Promise<M
   return { stats: result, peakRssMb };
 }
 
+/** The load of a scenario, or each target's own (a 304 needs the ETag that target answered). */
+type SpecFor = LoadSpec | ((target: Target) => LoadSpec);
+
 /**
- * The figure of each target under `spec`: `rounds` measurements taken in turns (server, then each
- * baseline, then again), so that a slow spell of a shared machine falls on all of them alike,
- * reduced to their medians.
+ * Every round's measurement of each target under `spec`: `rounds` measurements taken in turns
+ * (server, then each baseline, then again), so that a slow spell of a shared machine falls on all
+ * of them alike. The servers in `alternate` (before and after) swap places in odd rounds.
  */
-async function measureInTurns(targets: Target[], spec: LoadSpec): Promise<Measured[]> {
-  const samples = targets.map((): Measured[] => []);
+async function sampleInTurns(targets: Target[], spec: SpecFor, alternate: Target[] = []): Promise<Measured[][]> {
+  const samples = new Map(targets.map((t): [Target, Measured[]] => [t, []]));
   for (let round = 0; round < settings.rounds; round++) {
-    for (const [i, target] of targets.entries()) samples[i]?.push(await measure(target, spec, round === 0));
+    for (const target of roundOrder(targets, round, alternate)) {
+      samples.get(target)?.push(await measure(target, typeof spec === "function" ? spec(target) : spec, round === 0));
+    }
   }
-  return samples.map(medianOf);
+  return targets.map((t) => samples.get(t) as Measured[]);
+}
+
+/** The checkout a server folder is at, for the report; empty when it is not a git checkout. */
+function commitOf(serverDir: URL): string {
+  try {
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: serverDir, encoding: "utf8" }).trim();
+    const line = git("log", "-1", "--format=%h %s");
+    // What runs is the working tree, which may be ahead of its commit.
+    const dirty = git("status", "--porcelain", "--untracked-files=no") ? " + uncommitted changes" : "";
+    return (line.length > 72 ? `${line.slice(0, 71)}…` : line) + dirty;
+  } catch {
+    return "";
+  }
+}
+
+/** The migrations in a packages/db folder, by file name; undefined when there is no such folder. */
+function migrationsIn(folder: URL): string[] | undefined {
+  if (!existsSync(folder)) return undefined;
+  return readdirSync(folder).filter((f) => /^\d.*\.ts$/.test(f));
+}
+
+/**
+ * The migrations of ours that the before checkout lacks, by name (as in the migration table),
+ * checked before any work. Its migrator refuses a database with migrations it does not know: with
+ * any, it runs on a copy of the bench's database without their rows in the migration table.
+ */
+function newerMigrations(beforeDir: URL): string[] {
+  if (!existsSync(new URL("package.json", beforeDir))) throw new Error(`BENCH_BEFORE_DIR has no package.json: ${beforeDir.pathname}`);
+  // The bench's database is migrated by this checkout's packages/db (createTestDb).
+  const ours = migrationsIn(new URL("../../../packages/db/src/migrations/", import.meta.url));
+  const theirs = migrationsIn(new URL("../../packages/db/src/migrations/", beforeDir));
+  const unknown = ours && theirs ? ours.filter((m) => !theirs.includes(m)) : [];
+  return unknown.map((file) => file.replace(/\.ts$/, ""));
+}
+
+/** The connection string of another database on the same Postgres. */
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** Runs `work` on a connection to the Postgres the bench uses, outside the bench's database. */
+async function onPostgres(work: (admin: pg.Client) => Promise<unknown>): Promise<void> {
+  const admin = new pg.Client({ connectionString: settings.postgresUrl });
+  await admin.connect();
+  try {
+    await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Starts the before server on the bench's database, next to ours. */
+async function startBeforeServer(beforeDir: URL, env: Record<string, string>): Promise<Target> {
+  // It is installed and built; built here only when it has never been (a pre-bundle checkout starts from source).
+  if (existsSync(new URL("scripts/build.mjs", beforeDir)) && !existsSync(new URL("dist/", beforeDir)))
+    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: beforeDir, stdio: "inherit" });
+  return startTarget("server (before)", serverStartArgs(beforeDir), { cwd: beforeDir, env, readyPath: "/ready" });
+}
+
+/**
+ * The frontend scenario's flags and tokens made on the before server's copy of the database too:
+ * the flags as on ours, the tokens (made through our server) copied row for row.
+ */
+function mirrorFrontend(ours: pg.Client, copy: pg.Client) {
+  return async (flags: number) => {
+    await seedFrontendFlags(copy, flags);
+    const tokens = await ours.query<{ rows: unknown[] }>(
+      "select coalesce(json_agg(t), '[]') as rows from api_tokens t where token_name like 'bench-frontend%'",
+    );
+    await copy.query("insert into api_tokens overriding system value select * from json_populate_recordset(null::api_tokens, $1)", [
+      JSON.stringify(tokens.rows[0]?.rows),
+    ]);
+    // Its identity goes on after them, as ours does.
+    await copy.query("select setval(pg_get_serial_sequence('api_tokens', 'id'), (select max(id) from api_tokens))");
+  };
 }
 
 /** The frontend scenario's lines under the table, and its target. */
@@ -81,10 +167,20 @@ async function main(): Promise<void> {
   log(
     `node ${process.version}, ${cpus().length} cores, load average ${load()}; each figure the median of ${settings.rounds} measurements of ${settings.durationS} s, after ${settings.warmupS} s of warm-up`,
   );
+  const newer = BEFORE_DIR ? newerMigrations(BEFORE_DIR) : [];
+  /** The before server runs on a copy of the database, made once it is filled (see startBefore). */
+  const onCopy = BEFORE_DIR !== undefined && newer.length > 0;
+  if (onCopy)
+    log(`before/after: the before checkout lacks ${newer.length} migrations (${newer.join(", ")}): it runs on a copy of the database`);
   const testDb = await createTestDb({ TEST_DATABASE_URL: settings.postgresUrl });
   const databaseUrl = testDb.databaseUrl as string;
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const databaseName = new URL(databaseUrl).pathname.slice(1);
+  const copyName = `${databaseName}_before`;
+  let copyMade = false;
+  let client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  /** The before server's copy of the database, when it has one: the bench's writes are made there too. */
+  let copyClient: pg.Client | undefined;
   const targets: Target[] = [];
   try {
     // The server runs as `pnpm start` runs it: built, as plain JavaScript, with its node flags.
@@ -102,12 +198,68 @@ async function main(): Promise<void> {
       SHUTDOWN_GRACE_MS: "3000",
       STREAMING_MAX_CONNECTIONS: String(Math.max(0, ...settings.streams) + 100),
     };
-    const server = await startTarget(
-      "server",
-      [...(settings.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.cpuProfDir}`] : []), ...serverStartArgs(SERVER_DIR)],
-      { cwd: SERVER_DIR, env: serverEnv, readyPath: "/ready" },
-    );
+    // When the before server gets a copy of the database, ours is started again for the copy:
+    // only the second start is profiled.
+    const startServer = (profiled: boolean) =>
+      startTarget(
+        "server",
+        [
+          ...(profiled && settings.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.cpuProfDir}`] : []),
+          ...serverStartArgs(SERVER_DIR),
+        ],
+        { cwd: SERVER_DIR, env: serverEnv, readyPath: "/ready" },
+      );
+    let server = await startServer(!onCopy);
     targets.push(server);
+    let before: Target | undefined;
+    const labels = {
+      before: BEFORE_DIR ? `${fileURLToPath(BEFORE_DIR)} (${commitOf(BEFORE_DIR)})` : "",
+      after: `${fileURLToPath(SERVER_DIR)} (${commitOf(SERVER_DIR)})`,
+    };
+    /** The servers compared, which take turns in every round (just ours without BENCH_BEFORE_DIR). */
+    let servers = [server];
+    /**
+     * Starts the before server. On the one database, right after ours, as a second instance is:
+     * the first start's data is then already there. On a copy, once the data the bench makes
+     * through our server is in (before any measurement): Postgres copies a database only while
+     * no one is connected to it, so our server and the bench's connection close for the copy and
+     * come back after. The copy's migration table loses the rows of the migrations the before
+     * checkout lacks, which its migrator would refuse; their columns stay, unused by it, so this
+     * holds only for additive migrations.
+     */
+    const startBefore = async () => {
+      if (!BEFORE_DIR) return;
+      let env = serverEnv;
+      if (onCopy) {
+        await stopTarget(server);
+        targets.splice(targets.indexOf(server), 1);
+        await client.end();
+        await onPostgres((admin) => admin.query(`create database "${copyName}" template "${databaseName}"`));
+        copyMade = true;
+        client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        const copyUrl = withDatabase(databaseUrl, copyName);
+        copyClient = new pg.Client({ connectionString: copyUrl });
+        await copyClient.connect();
+        // The table Kysely's Migrator keeps by default (packages/db/src/migrate.ts names none).
+        const removed = await copyClient.query("delete from kysely_migration where name = any($1)", [newer]);
+        if (removed.rowCount !== newer.length)
+          throw new Error(
+            `the copy's kysely_migration had ${removed.rowCount} of the ${newer.length} rows to remove (${newer.join(", ")})`,
+          );
+        log(`before/after: ${copyName}, a copy with ${newer.length} newer migrations' rows removed from its migration table`);
+        server = await startServer(true);
+        targets.push(server);
+        env = { ...serverEnv, DATABASE_URL: copyUrl };
+      }
+      before = await startBeforeServer(BEFORE_DIR, env);
+      targets.push(before);
+      servers = [server, before];
+      log(`before/after: before = ${labels.before}; after = ${labels.after}`);
+    };
+    if (!onCopy) await startBefore();
+    const inTurns = (against: Target[], spec: SpecFor) => sampleInTurns(against, spec, servers);
+    const comparisons: Comparison[] = [];
     const admin = { authorization: ADMIN_TOKEN };
 
     const caller = await api(server.base, "POST", "/api/admin/user-admin", admin, {
@@ -125,22 +277,41 @@ async function main(): Promise<void> {
     const pat = await api(server.base, "POST", "/api/admin/user/tokens", session, { description: "bench", expiresAt: null });
     const personal = { authorization: pat.json.secret as string };
 
-    const frontendScenario = (memory: Target) =>
-      runFrontendScenario({
+    const frontendScenario = async (memory: Target) => {
+      const result = await runFrontendScenario({
         server,
+        before,
         memory,
         client,
+        mirror: copyClient && mirrorFrontend(client, copyClient),
         admin,
         flags: settings.frontendFlags,
         connections: settings.connections,
         rounds: settings.rounds,
         durationS: settings.durationS,
         warmupS: settings.warmupS,
-        measureInTurns,
+        sampleInTurns: inTurns,
         api,
         log,
       });
+      if (result.rounds.before)
+        comparisons.push({
+          scenario: result.row.scenario,
+          features: result.row.features,
+          before: result.rounds.before,
+          after: result.rounds.after,
+        });
+      return result;
+    };
+    /** Our server's log lines at warn or above (and the before server's), the first few of each. */
+    const warningLines = () =>
+      servers.flatMap((target) => {
+        const warnings = target.output.filter((line) => /"level":(40|50|60)/.test(line) && !/SESSION_SECRET|ADMIN_PASSWORD/.test(line));
+        const name = target === server ? "server" : target.name;
+        return [`${name} log lines at warn or above: ${warnings.length}`, ...warnings.slice(0, 5).map((line) => `  ${line.slice(0, 300)}`)];
+      });
     if (settings.only === "frontend") {
+      if (onCopy) await startBefore();
       const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
       writeFileSync(bodiesFile, "{}");
       const memory = await startTarget("baseline (a)", ["--import", "tsx", "baseline-memory.ts"], {
@@ -155,6 +326,13 @@ async function main(): Promise<void> {
         "(a) bare node:http answering the same JSON from memory; (c) the SDK evaluating the same flags in process, context after context.\n\ntargets:",
       );
       for (const line of frontendReport(result)) console.log(line);
+      if (before) {
+        for (const line of warningLines()) console.log(line);
+        const notCompared =
+          "not compared: the frontend API's baseline (c), the SDK in process (BENCH_ONLY=frontend runs no other scenario).";
+        const report = { rounds: settings.rounds, ...labels, notCompared, ...(onCopy ? { copyWithout: newer } : {}) };
+        console.log(`\n${formatBeforeAfter(comparisons, report).join("\n")}`);
+      }
       return;
     }
 
@@ -198,6 +376,10 @@ async function main(): Promise<void> {
       environment: "development",
     });
     const sdk = { authorization: sdkToken.json.secret as string };
+    // Everything the before server needs from our server's API is in: its copy can be made.
+    if (onCopy) await startBefore();
+    /** The databases the bench writes to: ours, and the before server's copy when it has one. */
+    const databases = () => (copyClient ? [client, copyClient] : [client]);
     const clientSpec = (extra: Record<string, string> = {}, expectStatus?: number): LoadSpec => ({
       method: "GET",
       path: () => "/api/client/features",
@@ -305,9 +487,7 @@ async function main(): Promise<void> {
       features = step;
       console.log("");
       console.log((await streamingScenario()).join("\n"));
-      const warnings = server.output.filter((line) => /"level":(40|50|60)/.test(line) && !/SESSION_SECRET|ADMIN_PASSWORD/.test(line));
-      console.log(`server log lines at warn or above: ${warnings.length}`);
-      for (const line of warnings.slice(0, 5)) console.log(`  ${line.slice(0, 300)}`);
+      for (const line of warningLines()) console.log(line);
       log(`done; load average ${load()}`);
       return;
     }
@@ -316,22 +496,26 @@ async function main(): Promise<void> {
     let memory: Target | undefined;
     let pgBaseline: Target | undefined;
     const rows: Row[] = [];
-    const run = async (scenario: string, spec: LoadSpec, against: (Target | undefined)[] = [server, memory, pgBaseline]) => {
+    /** A row of the table: the servers (ours, and the before one in that mode) in turns with `baselines`. */
+    const run = async (scenario: string, spec: SpecFor, baselines: (Target | undefined)[] = [memory, pgBaseline]) => {
       log(`${scenario} at ${features} features`);
-      const [s, m, p] = await measureInTurns(
-        against.filter((t): t is Target => t !== undefined),
-        spec,
-      );
-      const row: Row = { scenario, features, server: s as Measured };
-      if (m) row.memory = m;
-      if (p) row.pg = p;
+      const against = [...servers, ...baselines].filter((t): t is Target => t !== undefined);
+      const samples = await inTurns(against, spec);
+      const of = (target: Target | undefined) => (target && against.includes(target) ? samples[against.indexOf(target)] : undefined);
+      const row: Row = { scenario, features, server: medianOf(of(server) as Measured[]) };
+      const m = of(memory);
+      const p = of(pgBaseline);
+      if (m) row.memory = medianOf(m);
+      if (p) row.pg = medianOf(p);
       rows.push(row);
+      const beforeRounds = of(before);
+      if (beforeRounds) comparisons.push({ scenario, features, before: beforeRounds, after: of(server) as Measured[] });
       return row;
     };
 
     for (const step of settings.featureSteps) {
       started = performance.now();
-      await addFeatures(client, features + 1, step);
+      for (const db of databases()) await addFeatures(db, features + 1, step);
       log(`features ${features + 1}..${step} added in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       features = step;
       if (!memory) {
@@ -367,12 +551,26 @@ async function main(): Promise<void> {
         const etag = served.headers.get("etag") ?? "";
         // Baseline (a) answers the same bytes as the server at this many features.
         await fetch(`${memory?.base}/bench/client-features`, { method: "PUT", body: JSON.stringify({ body: served.text, etag }) });
-        await run("GET client features", clientSpec(), [server, memory]);
-        await run("GET client features, 304", clientSpec({ "if-none-match": etag }, 304), [server, memory]);
+        await run("GET client features", clientSpec(), [memory]);
+        // Each server's poll carries the ETag that server answered; baseline (a)'s is ours.
+        const etags = new Map<Target, string>();
+        if (before) etags.set(before, (await api(before.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "");
+        await run("GET client features, 304", (target) => clientSpec({ "if-none-match": etags.get(target) ?? etag }, 304), [memory]);
       }
       await run("GET pending, personal token", pendingSpec);
       // Every stream starts with a hydration of the whole scope: measured at the smallest feature count.
-      if (step === settings.featureSteps[0]) streamingLines.push(...(await streamingScenario()));
+      if (step === settings.featureSteps[0]) {
+        streamingLines.push(...(await streamingScenario()));
+        // The flag the streams saw flipped, as our server left it.
+        if (copyClient && settings.streams.length) {
+          const flipped = `select enabled from feature_environments where feature_name = $1 and environment_name = 'development'`;
+          const { rows } = await client.query<{ enabled: boolean }>(flipped, [featureName(1)]);
+          await copyClient.query(
+            "update feature_environments set enabled = $2 where feature_name = $1 and environment_name = 'development'",
+            [featureName(1), rows[0]?.enabled],
+          );
+        }
+      }
     }
     const tokenRow = rows.filter((r) => r.scenario === "GET variants, admin token").at(-1) as Row;
     const frontendResult = await frontendScenario(memory as Target);
@@ -385,26 +583,41 @@ async function main(): Promise<void> {
     log(
       `login storm: GET variants (${settings.stormGetConnections} connections) without, then with ${settings.stormLogins} concurrent logins`,
     );
-    // In turns: without the storm, each baseline (which has no logins to storm), then with the storm.
-    const quietSamples: Measured[] = [];
-    const stormySamples: Measured[] = [];
+    // In turns: without the storm, each baseline (which has no logins to storm), then with the storm
+    // (each server without, then each with, in the before/after mode).
+    const storms = new Map(
+      servers.map((target) => [
+        target,
+        { quiet: [] as Measured[], stormy: [] as Measured[], logins: 0, seconds: 0, codes: [] as string[] },
+      ]),
+    );
     const memorySamples: Measured[] = [];
     const pgSamples: Measured[] = [];
-    let logins = 0;
-    let loginSeconds = 0;
-    const stormCodes: string[] = [];
     for (let round = 0; round < settings.rounds; round++) {
-      quietSamples.push(await measure(server, stormGet, round === 0));
+      const order = roundOrder(servers, round, servers);
+      for (const target of order) storms.get(target)?.quiet.push(await measure(target, stormGet, round === 0));
       memorySamples.push(await measure(memory as Target, stormGet, round === 0));
       pgSamples.push(await measure(pgBaseline as Target, stormGet, round === 0));
-      const storm = await startLoginStorm(server.base, stormUsers, PASSWORD, settings.stormLogins);
-      await sleep(2_000);
-      const loginsBefore = await storm.ok();
-      started = performance.now();
-      stormySamples.push(await measure(server, stormGet, false));
-      logins += (await storm.ok()) - loginsBefore;
-      loginSeconds += (performance.now() - started) / 1000;
-      stormCodes.push(await storm.stop());
+      for (const target of order) {
+        const samples = storms.get(target);
+        if (!samples) continue;
+        const storm = await startLoginStorm(target.base, stormUsers, PASSWORD, settings.stormLogins);
+        await sleep(2_000);
+        const loginsBefore = await storm.ok();
+        started = performance.now();
+        samples.stormy.push(await measure(target, stormGet, false));
+        samples.logins += (await storm.ok()) - loginsBefore;
+        samples.seconds += (performance.now() - started) / 1000;
+        samples.codes.push(await storm.stop());
+      }
+    }
+    const ours = storms.get(server) as { quiet: Measured[]; stormy: Measured[]; logins: number; seconds: number; codes: string[] };
+    const { quiet: quietSamples, stormy: stormySamples, codes: stormCodes } = ours;
+    const stormRow = `GET variants, ${settings.stormLogins}-login storm`;
+    const theirs = before ? storms.get(before) : undefined;
+    if (theirs) {
+      comparisons.push({ scenario: "GET variants, no storm", features, before: theirs.quiet, after: quietSamples });
+      comparisons.push({ scenario: stormRow, features, before: theirs.stormy, after: stormySamples });
     }
     // A change written through this instance, served by a second one on the same database.
     log(`cross-instance: ${settings.crossInstanceChanges} changes written through the server, polled on a second instance`);
@@ -444,9 +657,9 @@ async function main(): Promise<void> {
     const quiet = medianOf(quietSamples);
     const stormy = medianOf(stormySamples);
     const stormBaselines = { memory: medianOf(memorySamples), pg: medianOf(pgSamples) };
-    const loginsPerS = logins / loginSeconds;
+    const loginsPerS = ours.logins / ours.seconds;
     rows.push({ scenario: "GET variants, no storm", features, server: quiet, ...stormBaselines });
-    rows.push({ scenario: `GET variants, ${settings.stormLogins}-login storm`, features, server: stormy, ...stormBaselines });
+    rows.push({ scenario: stormRow, features, server: stormy, ...stormBaselines });
 
     console.log("");
     console.log(formatTable(rows));
@@ -527,13 +740,21 @@ async function main(): Promise<void> {
     );
     console.log(check("server RSS under load < 200 MB", `${rss.toFixed(0)} MB`, rss < 200));
     if (streamingLines.length) console.log(`${streamingLines.join("\n")}\n`);
-    const warnings = server.output.filter((line) => /"level":(40|50|60)/.test(line) && !/SESSION_SECRET|ADMIN_PASSWORD/.test(line));
-    console.log(`server log lines at warn or above: ${warnings.length}`);
-    for (const line of warnings.slice(0, 5)) console.log(`  ${line.slice(0, 300)}`);
+    for (const line of warningLines()) console.log(line);
+    if (theirs) {
+      const notes = [
+        `login storm: ${(theirs.logins / theirs.seconds).toFixed(1)} logins/s before, ${loginsPerS.toFixed(1)} after, while measured; before's statuses by round [${theirs.codes.join(" | ")}]`,
+      ];
+      const report = { rounds: settings.rounds, ...labels, notes, ...(onCopy ? { copyWithout: newer } : {}) };
+      console.log(`\n${formatBeforeAfter(comparisons, report).join("\n")}`);
+    }
     log(`done; load average ${load()}`);
   } finally {
     for (const target of targets.reverse()) await stopTarget(target);
     await client.end();
+    await copyClient?.end();
+    // Dropped as createTestDb's close drops ours.
+    if (copyMade) await onPostgres((admin) => admin.query(`drop database if exists "${copyName}" with (force)`));
     await testDb.close();
   }
 }

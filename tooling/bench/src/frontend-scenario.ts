@@ -4,22 +4,30 @@ import type pg from "pg";
 import { FRONTEND_PROJECT, FRONTEND_QUERY, seedFrontendFlags } from "./frontend-flags.ts";
 import type { LoadSpec } from "./load.ts";
 import type { Target } from "./processes.ts";
-import type { Measured, Row } from "./report.ts";
+import { type Measured, medianOf, type Row } from "./report.ts";
 
 const run = promisify(execFile);
 
 interface FrontendScenarioOptions {
   server: Target;
+  /** The server of the before/after mode, measured in the same rounds; the SDK syncs from `server` only. */
+  before?: Target | undefined;
   /** Baseline (a), which is told the bytes the server answered. */
   memory: Target;
   client: pg.Client;
+  /**
+   * Called once the flags and tokens are in place, before any measurement: when the before server
+   * has a copy of the database of its own, they are made there too.
+   */
+  mirror?: ((flags: number) => Promise<void>) | undefined;
   admin: Record<string, string>;
   flags: number;
   connections: number;
   rounds: number;
   durationS: number;
   warmupS: number;
-  measureInTurns(targets: Target[], spec: LoadSpec): Promise<Measured[]>;
+  /** Every round's measurement of each target, taken in turns. */
+  sampleInTurns(targets: Target[], spec: LoadSpec): Promise<Measured[][]>;
   api(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ text: string; json: any }>;
   log(line: string): void;
 }
@@ -28,6 +36,8 @@ export interface FrontendResult {
   row: Row;
   /** Baseline (c): the SDK in one process evaluating the whole flag set, context after context. */
   sdkSetsPerS: number;
+  /** Every round's measurement of the server and, in the before/after mode, of the before server. */
+  rounds: { after: Measured[]; before?: Measured[] };
 }
 
 /**
@@ -49,6 +59,7 @@ export async function runFrontendScenario(o: FrontendScenarioOptions): Promise<F
     type: "client",
     ...scope,
   });
+  await o.mirror?.(o.flags);
   const headers = { authorization: frontend.json.secret as string };
   const sample = await o.api(o.server.base, "GET", `/api/frontend?userId=u1&${FRONTEND_QUERY}`, headers);
   const on = (sample.json.toggles as unknown[]).length;
@@ -61,7 +72,9 @@ export async function runFrontendScenario(o: FrontendScenarioOptions): Promise<F
     connections: o.connections,
   };
   o.log(`GET frontend API at ${o.flags} flags`);
-  const [server, memory] = await o.measureInTurns([o.server, o.memory], spec);
+  const [server, ...others] = await o.sampleInTurns(o.before ? [o.server, o.before, o.memory] : [o.server, o.memory], spec);
+  const before = o.before ? others.shift() : undefined;
+  const memory = others[0] as Measured[];
   o.log(`baseline (c): the SDK evaluating the same flags in process, ${o.rounds} times`);
   const sdkSamples: number[] = [];
   for (let round = 0; round < o.rounds; round++) {
@@ -78,5 +91,9 @@ export async function runFrontendScenario(o: FrontendScenarioOptions): Promise<F
     sdkSamples.push((JSON.parse(stdout.trim().split("\n").at(-1) as string) as { setsPerS: number }).setsPerS);
   }
   const sdkSetsPerS = sdkSamples.toSorted((a, b) => a - b)[Math.floor(sdkSamples.length / 2)] as number;
-  return { row: { scenario: "GET frontend API", features: o.flags, server: server as Measured, memory: memory as Measured }, sdkSetsPerS };
+  return {
+    row: { scenario: "GET frontend API", features: o.flags, server: medianOf(server as Measured[]), memory: medianOf(memory) },
+    sdkSetsPerS,
+    rounds: { after: server as Measured[], ...(before ? { before } : {}) },
+  };
 }

@@ -40,6 +40,12 @@ export interface BenchSettings {
    * server with this bench and these baselines: the before/after of an optimisation. Default: ours.
    */
   serverDir: URL | undefined;
+  /**
+   * The apps/server folder of another installed and built checkout, the code before a change: one
+   * run then measures that server and ours in turns in every request-rate scenario, on the same
+   * database and requests, and prints a before/after table with each figure's verdict.
+   */
+  beforeDir: URL | undefined;
   /** When set, the server runs with --cpu-prof and writes its profile here. */
   cpuProfDir: string | undefined;
   /** Flags in the frontend API scenario's set (every one evaluated per request). */
@@ -62,7 +68,16 @@ function onlyScenario(raw: string | undefined): "frontend" | "streams" | undefin
   return raw;
 }
 
+const serverFolder = (name: string): URL | undefined => {
+  const raw = process.env[name];
+  return raw ? pathToFileURL(`${resolve(raw)}/`) : undefined;
+};
+
 export function loadBenchSettings(): BenchSettings {
+  const only = onlyScenario(process.env.BENCH_ONLY);
+  const beforeDir = serverFolder("BENCH_BEFORE_DIR");
+  // The streaming scenario is timed on one server; there would be nothing to compare.
+  if (beforeDir && only === "streams") throw new Error("BENCH_BEFORE_DIR compares request rates: it does not apply to BENCH_ONLY=streams");
   const featureSteps = list("BENCH_FEATURES", [100, 10_000, 100_000]).sort((a, b) => a - b);
   return {
     postgresUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
@@ -76,11 +91,12 @@ export function loadBenchSettings(): BenchSettings {
     stormLogins: num("BENCH_STORM_LOGINS", 32),
     crossInstanceChanges: Math.max(1, num("BENCH_CROSS_INSTANCE_CHANGES", 20)),
     stormGetConnections: num("BENCH_STORM_GET_CONNECTIONS", 10),
-    serverDir: process.env.BENCH_SERVER_DIR ? pathToFileURL(`${resolve(process.env.BENCH_SERVER_DIR)}/`) : undefined,
+    serverDir: serverFolder("BENCH_SERVER_DIR"),
+    beforeDir,
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
     frontendFlags: num("BENCH_FRONTEND_FLAGS", 1_000),
     streams: process.env.BENCH_STREAMS === "0" ? [] : list("BENCH_STREAMS", [1_000, 5_000]),
     streamChanges: Math.max(1, num("BENCH_STREAM_CHANGES", 5)),
-    only: onlyScenario(process.env.BENCH_ONLY),
+    only,
   };
 }
