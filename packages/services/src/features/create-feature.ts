@@ -15,7 +15,7 @@ export interface NewFeature {
   impressionData?: boolean | undefined;
 }
 
-/** Creates a feature in a project; call it inside the request's transaction. */
+/** Creates a feature in a project, off with nothing in every environment. */
 export async function createFeature(db: Kysely<Database>, by: Principal | null, projectId: string, input: NewFeature): Promise<Feature> {
   return inTransaction(db, async (trx) => {
     assertUrlSafeName(input.name, "name");

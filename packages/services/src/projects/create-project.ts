@@ -13,7 +13,7 @@ export interface NewProject {
   description?: string | null | undefined;
 }
 
-/** Creates a project with no environments enabled; call it inside the request's transaction. */
+/** Creates a project with no environments enabled. */
 export async function createProject(db: Kysely<Database>, by: Principal | null, input: NewProject): Promise<Project> {
   return inTransaction(db, async (trx) => {
     assertUrlSafeName(input.id, "id");

@@ -19,8 +19,8 @@ export interface NewUser {
 }
 
 /**
- * Creates a user. It takes the root database rather than a transaction because the password is
- * hashed first, outside any transaction, so that no connection is held during bcrypt.
+ * Creates a user. The password is hashed before the transaction opens, so that no connection is
+ * held during bcrypt.
  */
 export async function createUser(db: Kysely<Database>, hasher: PasswordHasher, by: Principal | null, input: NewUser): Promise<User> {
   if (!input.username && !input.email) {
