@@ -38,7 +38,8 @@ for (const file of files) {
   const lines = readFileSync(join(root, file), "utf8").split("\n");
   lines.forEach((line, i) => {
     const where = `${file}:${i + 1}`;
-    if (/\b(admin-api|client-api|contract)\.md\b/.test(line)) problems.push(`${where}: cites a specification file outside the repository`);
+    if (/\b(admin-api|client-api|contract)\.md\b|\b([Cc]ontract|client-api|admin-api) [0-9]/.test(line))
+      problems.push(`${where}: cites a specification file outside the repository`);
     for (const [, doc, anchor] of line.matchAll(/\b(docs\/[\w-]+\.md)(?:#([\w-]+))?/g)) {
       citations++;
       const known = anchors(doc);

@@ -17,7 +17,7 @@ await migrateToLatest(db.db);
 const app = createApp({ config: loadConfig({ SCHEDULER_INTERVAL_MS: "0", PASSWORD_WORKERS: "1" }), db, log: pino({ level: "silent" }) });
 await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
 const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-const token = await db.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: `load-${Date.now()}`, type: "admin" }));
+const token = await createApiToken(db.db, null, { tokenName: `load-${Date.now()}`, type: "admin" });
 const username = `load-${Date.now()}`;
 await createUser(db.db, app.deps.hasher, null, { username, password: "load test password", rootRole: RootRole.Viewer });
 

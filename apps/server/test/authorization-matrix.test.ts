@@ -35,6 +35,7 @@ await srv.call("PUT", "/api/admin/projects/default/environments/production/chang
   body: { changeRequestsEnabled: true, requiredApprovals: 1 },
   headers: setup.headers,
 });
+const setupAdmin = { kind: "user", userId: setup.id, username: setup.username, rootRole: RootRole.Admin, via: "session" } as const;
 const readableCr = await changeRequestInReview();
 const loginUser = await userWithRole(srv, "viewer");
 
@@ -43,7 +44,7 @@ async function changeRequestInReview(): Promise<number> {
   const author = await createUser(db, hasher, null, { username: unique("cr-author"), rootRole: RootRole.Editor });
   const by = { kind: "user", userId: author.id, username: author.username as string, rootRole: RootRole.Editor, via: "session" } as const;
   return db.transaction().execute(async (trx) => {
-    const id = await addChange(trx, by, {
+    const { id } = await addChange(trx, by, {
       projectId: "default",
       environment: "production",
       feature: FEATURE,
@@ -97,7 +98,7 @@ const MATRIX: Record<string, Row> = {
     expect: ADMIN_ONLY,
     request: async () => {
       const name = unique("env");
-      await db.transaction().execute((trx) => createEnvironment(trx, null, { name, type: "development" }));
+      await createEnvironment(db, null, { name, type: "development" });
       return { params: { projectId: "default" }, body: { environment: name } };
     },
   },
@@ -184,9 +185,8 @@ const MATRIX: Record<string, Row> = {
     expect: SKIPPERS,
     request: async () => {
       const child = await newFeature();
-      await db
-        .transaction()
-        .execute((trx) => addFeatureDependency(trx, null, { projectId: "default", featureName: child }, { feature: FEATURE }));
+      // Made by the admin: the project has a gated environment, so only a holder of SKIP_CHANGE_REQUEST writes dependencies directly.
+      await addFeatureDependency(db, setupAdmin, { projectId: "default", featureName: child }, { feature: FEATURE });
       return { params: { projectId: "default", featureName: child, parent: FEATURE } };
     },
   },
@@ -268,7 +268,7 @@ const MATRIX: Record<string, Row> = {
   "DELETE /api/admin/api-tokens/{id}": {
     expect: ADMIN_ONLY,
     request: async () => {
-      const token = await db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: unique("token"), type: "client" }));
+      const token = await createApiToken(db, null, { tokenName: unique("token"), type: "client" });
       return { params: { id: token.id } };
     },
   },
@@ -284,7 +284,7 @@ const MATRIX: Record<string, Row> = {
       // The caller's own token where it is a user, else someone else's (refused before it is looked up).
       const ownerId = caller.userId ?? setup.id;
       const by = { kind: "user", userId: ownerId, username: "owner", rootRole: RootRole.Viewer, via: "session" } as const;
-      const token = await db.transaction().execute((trx) => createPersonalToken(trx, by, { description: unique("pat"), expiresAt: null }));
+      const token = await createPersonalToken(db, by, { description: unique("pat"), expiresAt: null });
       return { params: { id: token.id } };
     },
   },
@@ -317,16 +317,16 @@ const MATRIX: Record<string, Row> = {
 };
 
 async function newStrategy(): Promise<string> {
-  return (await db.transaction().execute((trx) => addFeatureStrategy(trx, null, DEV, { name: "default" }))).id;
+  return (await addFeatureStrategy(db, null, DEV, { name: "default" })).id;
 }
 async function newSegment(): Promise<number> {
-  return (await db.transaction().execute((trx) => createSegment(trx, null, { name: unique("segment") }))).id;
+  return (await createSegment(db, null, { name: unique("segment") })).id;
 }
 async function newFeature(): Promise<string> {
-  return (await db.transaction().execute((trx) => createFeature(trx, null, "default", { name: unique("child") }))).name;
+  return (await createFeature(db, null, "default", { name: unique("child") })).name;
 }
 async function newBanner(): Promise<number> {
-  return (await db.transaction().execute((trx) => createBanner(trx, null, { message: "fixture" }))).id;
+  return (await createBanner(db, null, { message: "fixture" })).id;
 }
 async function newUser(): Promise<number> {
   return (await createUser(db, hasher, null, { username: unique("victim"), rootRole: RootRole.Viewer })).id;

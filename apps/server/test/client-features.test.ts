@@ -13,11 +13,12 @@ const { db } = srv.db;
 const admin = await adminToken(srv);
 
 async function token(type: "client" | "frontend", projects: string[], environment: string): Promise<Record<string, string>> {
-  const created = await db
-    .transaction()
-    .execute((trx) =>
-      createApiToken(trx, null, { tokenName: `${type}-${projects.join("+")}-${environment}`, type, projects, environment }),
-    );
+  const created = await createApiToken(db, null, {
+    tokenName: `${type}-${projects.join("+")}-${environment}`,
+    type,
+    projects,
+    environment,
+  });
   return { authorization: created.secret };
 }
 

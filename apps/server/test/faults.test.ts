@@ -35,7 +35,7 @@ if (serverUrl) {
     const testDb = await createTestDb();
     const relay = await startTcpRelay(testDb.databaseUrl as string);
     const db = createDb({ databaseUrl: relay.url, poolSize: 4 });
-    const token = await testDb.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "load", type: "admin" }));
+    const token = await createApiToken(testDb.db, null, { tokenName: "load", type: "admin" });
     const app = createApp({ config: loadConfig({ SCHEDULER_INTERVAL_MS: "0" }), db, log: pino({ level: "silent" }) });
     await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -104,13 +104,11 @@ if (serverUrl) {
     const db = testDb.db;
     const CHAINS = 16;
     const adminSecret = `*:*.${"kill-test-admin-token"}`;
-    await db
-      .transaction()
-      .execute((trx) => setChangeRequestConfig(trx, null, "default", "production", { changeRequestsEnabled: true, requiredApprovals: 1 }));
+    await setChangeRequestConfig(db, null, "default", "production", { changeRequestsEnabled: true, requiredApprovals: 1 });
     const hasher = createPasswordHasher({ workers: 1, cost: 10 });
     const approver = await createUser(db, hasher, null, { username: "approver", rootRole: RootRole.Editor });
     const approverAsUser = { kind: "user", userId: approver.id, username: "approver", rootRole: RootRole.Editor, via: "session" } as const;
-    const pat = await db.transaction().execute((trx) => createPersonalToken(trx, approverAsUser, { description: "kill", expiresAt: null }));
+    const pat = await createPersonalToken(db, approverAsUser, { description: "kill", expiresAt: null });
     const requests: { id: number; feature: string; variant: string }[] = [];
     for (let i = 0; i < CHAINS; i++) {
       const author = await createUser(db, hasher, null, { username: `author-${i}`, rootRole: RootRole.Editor });
@@ -118,7 +116,7 @@ if (serverUrl) {
       const feature = `kill-${i}`;
       const id = await db.transaction().execute(async (trx) => {
         await createFeature(trx, by, "default", { name: feature });
-        const id = await addChange(trx, by, {
+        const { id } = await addChange(trx, by, {
           projectId: "default",
           environment: "production",
           feature,
@@ -259,7 +257,7 @@ if (serverUrl) {
     const testDb = await createTestDb();
     const slowDb = createDb({ databaseUrl: testDb.databaseUrl, poolSize: 2, statementTimeoutMs: 500 });
     const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0" }, { db: slowDb });
-    const token = await slowDb.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "slow", type: "admin" }));
+    const token = await createApiToken(slowDb.db, null, { tokenName: "slow", type: "admin" });
     const auth = { authorization: token.secret };
     // The test holds a lock every banner statement needs, so each of them outlives the timeout.
     const lockerDb = createDb({ databaseUrl: testDb.databaseUrl, poolSize: 1 });

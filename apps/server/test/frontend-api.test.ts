@@ -17,9 +17,7 @@ const { db } = srv.db;
 const admin = await adminToken(srv);
 
 async function frontendToken(environment: string, projects = ["default"]): Promise<Record<string, string>> {
-  const created = await db
-    .transaction()
-    .execute((trx) => createApiToken(trx, null, { tokenName: `frontend-${environment}`, type: "frontend", projects, environment }));
+  const created = await createApiToken(db, null, { tokenName: `frontend-${environment}`, type: "frontend", projects, environment });
   return { authorization: created.secret };
 }
 

@@ -82,11 +82,12 @@ if (CHROMIUM) {
     await setup("POST", `${env("fe.banner")}/strategies`, { name: "default" });
     await setup("PUT", `${env("fe.banner")}/variants`, [{ name: "blue", payload: { type: "json", value: '{"color":"#00f"}' } }]);
     await setup("POST", `${env("fe.beta")}/strategies`, { name: "userWithId", parameters: { userIds: "alice" } });
-    const created = await srv.db.db
-      .transaction()
-      .execute((trx) =>
-        createApiToken(trx, null, { tokenName: "browser", type: "frontend", projects: ["default"], environment: "development" }),
-      );
+    const created = await createApiToken(srv.db.db, null, {
+      tokenName: "browser",
+      type: "frontend",
+      projects: ["default"],
+      environment: "development",
+    });
     token = created.secret;
   });
 

@@ -41,9 +41,9 @@ await srv.call("PUT", "/api/admin/projects/default/environments/production/chang
 });
 const pools: Record<string, number[]> = { banners: [], users: [], tokens: [], pats: [], changeRequests: [] };
 for (let i = 0; i < 3; i++) {
-  pools.banners!.push((await db.transaction().execute((trx) => createBanner(trx, null, { message: `seed ${i}` }))).id);
+  pools.banners!.push((await createBanner(db, null, { message: `seed ${i}` })).id);
   pools.users!.push((await createUser(db, hasher, null, { username: `fuzz-victim-${i}`, rootRole: RootRole.Viewer })).id);
-  pools.tokens!.push((await db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: `fuzz-${i}`, type: "client" }))).id);
+  pools.tokens!.push((await createApiToken(db, null, { tokenName: `fuzz-${i}`, type: "client" })).id);
 }
 const proposal = await srv.call("POST", "/api/admin/projects/default/environments/production/change-requests", {
   body: { feature: FEATURE, action: "updateEnabled", payload: { enabled: true } },

@@ -20,7 +20,7 @@ test(`a fixed-rate mixed workload (${RATE}/s for ${SECONDS} s): no errors, flat 
   await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
   try {
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const token = await db.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "load", type: "admin" }));
+    const token = await createApiToken(db.db, null, { tokenName: "load", type: "admin" });
     await createUser(db.db, app.deps.hasher, null, { username: "load-user", password: "load test password", rootRole: RootRole.Viewer });
     const result = await runMixedLoad({
       urls: [url],

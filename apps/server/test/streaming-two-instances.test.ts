@@ -43,14 +43,9 @@ if (serverUrl) {
   bUrl.searchParams.set("application_name", "vexil-instance-b");
   const b = await startInstance(bUrl.toString());
   const admin = {
-    authorization: (await testDb.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "two-admin", type: "admin" })))
-      .secret,
+    authorization: (await createApiToken(testDb.db, null, { tokenName: "two-admin", type: "admin" })).secret,
   };
-  const sdkToken = (
-    await testDb.db
-      .transaction()
-      .execute((trx) => createApiToken(trx, null, { tokenName: "two-sdk", type: "client", environment: "development" }))
-  ).secret;
+  const sdkToken = (await createApiToken(testDb.db, null, { tokenName: "two-sdk", type: "client", environment: "development" })).secret;
   const onA = (method: string, path: string, body?: unknown) =>
     callUrl(a.url, method, path, { headers: admin, ...(body !== undefined ? { body } : {}) });
   const env = (feature: string) => `/api/admin/projects/default/features/${feature}/environments/development`;

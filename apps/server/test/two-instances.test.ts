@@ -77,9 +77,7 @@ if (serverUrl) {
 
   test("the scheduler: both instances run it, each due change request is applied exactly once", async () => {
     const db = testDb.db;
-    await db
-      .transaction()
-      .execute((trx) => setChangeRequestConfig(trx, null, "default", "production", { changeRequestsEnabled: true, requiredApprovals: 1 }));
+    await setChangeRequestConfig(db, null, "default", "production", { changeRequestsEnabled: true, requiredApprovals: 1 });
     const approver = await createUser(db, a.app.deps.hasher, null, { username: "approver", rootRole: RootRole.Admin });
     const asApprover = { kind: "user", userId: approver.id, username: "approver", rootRole: RootRole.Admin, via: "session" } as const;
     const ids: number[] = [];
@@ -89,7 +87,7 @@ if (serverUrl) {
       ids.push(
         await db.transaction().execute(async (trx) => {
           await createFeature(trx, by, "default", { name: `sched-${i}` });
-          const id = await addChange(trx, by, {
+          const { id } = await addChange(trx, by, {
             projectId: "default",
             environment: "production",
             feature: `sched-${i}`,
@@ -127,15 +125,10 @@ if (serverUrl) {
   // asserts that it is served at all, through the database's notification.
   test("client API: a change made on one instance is served by the other's snapshot", async () => {
     const admin = {
-      authorization: (await testDb.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "cf-admin", type: "admin" })))
-        .secret,
+      authorization: (await createApiToken(testDb.db, null, { tokenName: "cf-admin", type: "admin" })).secret,
     };
     const sdk = {
-      authorization: (
-        await testDb.db
-          .transaction()
-          .execute((trx) => createApiToken(trx, null, { tokenName: "cf-sdk", type: "client", environment: "development" }))
-      ).secret,
+      authorization: (await createApiToken(testDb.db, null, { tokenName: "cf-sdk", type: "client", environment: "development" })).secret,
     };
     assert.is((await call(a.url, "POST", "/api/admin/projects/default/features", admin, { name: "two-instances-flag" })).status, 201);
     // B builds its snapshot now, so that the change below must reach it through the database.
@@ -156,7 +149,7 @@ if (serverUrl) {
   });
 
   test("a mixed load alternating between the two instances: no errors", async () => {
-    const token = await testDb.db.transaction().execute((trx) => createApiToken(trx, null, { tokenName: "two", type: "admin" }));
+    const token = await createApiToken(testDb.db, null, { tokenName: "two", type: "admin" });
     const result = await runMixedLoad({
       urls: both,
       rate: 40,

@@ -51,8 +51,10 @@ export {
   createPersonalToken,
   deleteApiToken,
   ensureInitialAdminTokens,
+  deletePersonalToken,
   lookUpTokenPrincipal,
   listApiTokens,
+  listPersonalTokens,
   type NewApiToken,
 } from "./auth/api-tokens.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./auth/login-throttle.ts";
@@ -60,7 +62,7 @@ export { login, type LoginAttempt, type LoginPolicy } from "./auth/login.ts";
 export { toUser, type User } from "./users/user.ts";
 export { createUser, type NewUser } from "./users/create-user.ts";
 export { listUsers } from "./users/list-users.ts";
-export { changePassword } from "./users/change-password.ts";
+export { changeOwnPassword, changePassword } from "./users/change-password.ts";
 export { deleteUser } from "./users/delete-user.ts";
 export { ensureAdminUser } from "./users/ensure-admin-user.ts";
 export { setFeatureEnvironmentEnabled } from "./features/set-feature-environment-enabled.ts";
@@ -79,6 +81,7 @@ export {
 export { addChange, CHANGE_ACTIONS, type ChangeAction, type NewChange } from "./change-requests/add-change.ts";
 export { requireChangeRequest } from "./change-requests/require-change-request.ts";
 export { allowedMoves, type MoveSubject, moveRefusal, TRANSITIONS } from "./change-requests/allowed-moves.ts";
+export { getChangeRequest } from "./change-requests/get-change-request.ts";
 export { moveChangeRequest, type StateChange } from "./change-requests/move-change-request.ts";
 export { pendingChangeRequestsFor } from "./change-requests/pending-change-requests.ts";
 export {
@@ -88,7 +91,6 @@ export {
   type SchedulerOptions,
   type SchedulerOutcome,
 } from "./change-requests/run-due-change-requests.ts";
-export { assertDirectFeatureWriteAllowed, assertDirectWriteAllowed } from "./change-requests/assert-direct-write-allowed.ts";
 export { updateFeature, type FeatureChanges } from "./features/update-feature.ts";
 export { CONSTRAINT_OPERATORS, type Constraint, constraintInputSchema, type ConstraintOperator } from "./strategies/constraint.ts";
 export { type FeatureStrategy, type StrategyInput, strategyInputSchema, type StrategyVariant } from "./strategies/feature-strategy.ts";

@@ -32,7 +32,7 @@ test.before.each(async () => {
 });
 
 test("create fills the defaults and stores the rest as given", async () => {
-  const banner = await write((trx) => createBanner(trx, admin, { message: "Maintenance **tonight**" }));
+  const banner = await createBanner(db, admin, { message: "Maintenance **tonight**" });
   assert.ok(Number.isInteger(banner.id) && banner.id >= 1);
   assert.instance(banner.createdAt, Date);
   const { id, createdAt, ...rest } = banner;
@@ -62,14 +62,14 @@ test("create keeps every given field, markdown and white space untouched", async
     dialogTitle: "Details <b>",
     dialog: "```js\nalert(1)\n```",
   };
-  const banner = await write((trx) => createBanner(trx, admin, fields));
+  const banner = await createBanner(db, admin, fields);
   const { id, createdAt, ...rest } = banner;
   assert.equal(rest, fields);
   assert.equal((await listBanners(db))[0], banner);
 });
 
 test("create records banner-created with the stored banner, in the same transaction", async () => {
-  const banner = await write((trx) => createBanner(trx, alice, { message: "hello" }));
+  const banner = await createBanner(db, alice, { message: "hello" });
   const events = await bannerEvents();
   assert.is(events.length, 1);
   assert.is(events[0]?.type, "banner-created");
@@ -78,7 +78,7 @@ test("create records banner-created with the stored banner, in the same transact
   assert.equal(events[0]?.data, asJson(banner));
   assert.is(events[0]?.pre_data, null);
 
-  // When the request's transaction fails after the create, neither the banner nor its event stays.
+  // A create joins a caller's transaction; when that fails after the create, neither the banner nor its event stays.
   await rejects(
     write(async (trx) => {
       await createBanner(trx, admin, { message: "rolled back" });
@@ -92,16 +92,10 @@ test("create records banner-created with the stored banner, in the same transact
 
 test("create refuses an empty or blank message and an unknown variant, storing nothing", async () => {
   for (const message of ["", "   ", "\n\t"]) {
-    const error = await rejects(
-      write((trx) => createBanner(trx, admin, { message })),
-      ValidationError,
-    );
+    const error = await rejects(createBanner(db, admin, { message }), ValidationError);
     assert.equal(error.details, [{ path: "message", message: "must not be empty" }]);
   }
-  const error = await rejects(
-    write((trx) => createBanner(trx, admin, { message: "m", variant: "danger" as never })),
-    ValidationError,
-  );
+  const error = await rejects(createBanner(db, admin, { message: "m", variant: "danger" as never }), ValidationError);
   assert.equal(
     error.details.map((d) => d.path),
     ["variant"],
@@ -111,9 +105,7 @@ test("create refuses an empty or blank message and an unknown variant, storing n
 });
 
 test("ids and createdAt sort the same way under concurrent creates", async () => {
-  const created = await Promise.all(
-    Array.from({ length: 60 }, (_, i) => write((trx) => createBanner(trx, admin, { message: `banner ${i}` }))),
-  );
+  const created = await Promise.all(Array.from({ length: 60 }, (_, i) => createBanner(db, admin, { message: `banner ${i}` })));
   const stored = await db.selectFrom("banners").select(["id", "created_at"]).orderBy("id").execute();
   assert.equal(
     stored.map((r) => r.id),
@@ -130,17 +122,17 @@ test("ids and createdAt sort the same way under concurrent creates", async () =>
 });
 
 test("createdAt never goes back, even when the newest banner's time is ahead of the clock", async () => {
-  const first = await write((trx) => createBanner(trx, admin, { message: "first" }));
+  const first = await createBanner(db, admin, { message: "first" });
   // As if the clock had stepped back an hour since the first banner was created.
   await sql`update banners set created_at = created_at + interval '1 hour' where id = ${first.id}`.execute(db);
   const [ahead] = await listBanners(db);
-  const second = await write((trx) => createBanner(trx, admin, { message: "second" }));
+  const second = await createBanner(db, admin, { message: "second" });
   assert.ok(second.id > first.id);
   assert.is(second.createdAt.getTime(), ahead!.createdAt.getTime() + 1);
 });
 
 test("the list is newest first", async () => {
-  for (const message of ["one", "two", "three"]) await write((trx) => createBanner(trx, admin, { message }));
+  for (const message of ["one", "two", "three"]) await createBanner(db, admin, { message });
   assert.equal(
     (await listBanners(db)).map((b) => b.message),
     ["three", "two", "one"],
@@ -148,12 +140,14 @@ test("the list is newest first", async () => {
 });
 
 test("update: undefined keeps a field, null clears it, a value replaces it", async () => {
-  const before = await write((trx) =>
-    createBanner(trx, admin, { message: "m", icon: "warning", link: "https://example.com", linkText: "More", dialog: "d" }),
-  );
-  const after = await write((trx) =>
-    updateBanner(trx, alice, before.id, { icon: null, link: "dialog", variant: "error", sticky: true, dialog: undefined }),
-  );
+  const before = await createBanner(db, admin, {
+    message: "m",
+    icon: "warning",
+    link: "https://example.com",
+    linkText: "More",
+    dialog: "d",
+  });
+  const after = await updateBanner(db, alice, before.id, { icon: null, link: "dialog", variant: "error", sticky: true, dialog: undefined });
   assert.equal(after, { ...before, icon: null, link: "dialog", variant: "error", sticky: true });
   assert.equal(await listBanners(db), [after]);
 
@@ -168,8 +162,8 @@ test("update: undefined keeps a field, null clears it, a value replaces it", asy
 });
 
 test("update with nothing to change returns the banner as it is and still records the request", async () => {
-  const banner = await write((trx) => createBanner(trx, admin, { message: "m" }));
-  assert.equal(await write((trx) => updateBanner(trx, admin, banner.id, {})), banner);
+  const banner = await createBanner(db, admin, { message: "m" });
+  assert.equal(await updateBanner(db, admin, banner.id, {}), banner);
   const updated = (await bannerEvents()).filter((e) => e.type === "banner-updated");
   assert.equal(
     updated.map((e) => [e.data, e.pre_data]),
@@ -178,19 +172,10 @@ test("update with nothing to change returns the banner as it is and still record
 });
 
 test("update refuses an empty message and an unknown variant, changing nothing", async () => {
-  const banner = await write((trx) => createBanner(trx, admin, { message: "keep me" }));
-  await rejects(
-    write((trx) => updateBanner(trx, admin, banner.id, { message: "" })),
-    ValidationError,
-  );
-  await rejects(
-    write((trx) => updateBanner(trx, admin, banner.id, { message: null as never })),
-    ValidationError,
-  );
-  await rejects(
-    write((trx) => updateBanner(trx, admin, banner.id, { variant: "purple" as never })),
-    ValidationError,
-  );
+  const banner = await createBanner(db, admin, { message: "keep me" });
+  await rejects(updateBanner(db, admin, banner.id, { message: "" }), ValidationError);
+  await rejects(updateBanner(db, admin, banner.id, { message: null as never }), ValidationError);
+  await rejects(updateBanner(db, admin, banner.id, { variant: "purple" as never }), ValidationError);
   assert.equal(await listBanners(db), [banner]);
   assert.equal(
     (await bannerEvents()).map((e) => e.type),
@@ -199,10 +184,10 @@ test("update refuses an empty message and an unknown variant, changing nothing",
 });
 
 test("on and off set enabled and record banner-updated", async () => {
-  const banner = await write((trx) => createBanner(trx, admin, { message: "m" }));
-  const off = await write((trx) => setBannerEnabled(trx, admin, banner.id, false));
+  const banner = await createBanner(db, admin, { message: "m" });
+  const off = await setBannerEnabled(db, admin, banner.id, false);
   assert.equal(off, { ...banner, enabled: false });
-  const on = await write((trx) => setBannerEnabled(trx, admin, banner.id, true));
+  const on = await setBannerEnabled(db, admin, banner.id, true);
   assert.equal(on, banner);
   const events = (await bannerEvents()).filter((e) => e.type === "banner-updated");
   assert.equal(
@@ -215,9 +200,9 @@ test("on and off set enabled and record banner-updated", async () => {
 });
 
 test("delete removes the banner, returns it and records banner-deleted", async () => {
-  const keep = await write((trx) => createBanner(trx, admin, { message: "keep" }));
-  const gone = await write((trx) => createBanner(trx, admin, { message: "gone" }));
-  assert.equal(await write((trx) => deleteBanner(trx, alice, gone.id)), gone);
+  const keep = await createBanner(db, admin, { message: "keep" });
+  const gone = await createBanner(db, admin, { message: "gone" });
+  assert.equal(await deleteBanner(db, alice, gone.id), gone);
   assert.equal(await listBanners(db), [keep]);
   const deleted = (await bannerEvents()).filter((e) => e.type === "banner-deleted");
   assert.equal(
@@ -227,22 +212,13 @@ test("delete removes the banner, returns it and records banner-deleted", async (
 });
 
 test("an unknown id is NotFoundError for update, on/off and delete, and nothing is recorded", async () => {
-  const banner = await write((trx) => createBanner(trx, admin, { message: "m" }));
-  await write((trx) => deleteBanner(trx, admin, banner.id));
+  const banner = await createBanner(db, admin, { message: "m" });
+  await deleteBanner(db, admin, banner.id);
   for (const id of [banner.id, 999_999, Number.MAX_SAFE_INTEGER]) {
-    const error = await rejects(
-      write((trx) => updateBanner(trx, admin, id, { message: "x" })),
-      NotFoundError,
-    );
+    const error = await rejects(updateBanner(db, admin, id, { message: "x" }), NotFoundError);
     assert.is(error.message, `There is no banner with id ${id}.`);
-    await rejects(
-      write((trx) => setBannerEnabled(trx, admin, id, false)),
-      NotFoundError,
-    );
-    await rejects(
-      write((trx) => deleteBanner(trx, admin, id)),
-      NotFoundError,
-    );
+    await rejects(setBannerEnabled(db, admin, id, false), NotFoundError);
+    await rejects(deleteBanner(db, admin, id), NotFoundError);
   }
   assert.equal(
     (await bannerEvents()).map((e) => e.type),

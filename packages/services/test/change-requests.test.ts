@@ -59,7 +59,7 @@ test.before.each(async () => {
 let featureCount = 0;
 async function newFeature(): Promise<string> {
   const name = `cr-feature-${++featureCount}`;
-  await write((trx) => createFeature(trx, admin, "default", { name }));
+  await createFeature(db, admin, "default", { name });
   return name;
 }
 const variants = (name: string) => [{ name, weight: 1000, weightType: "variable", stickiness: "default" }];
@@ -69,8 +69,8 @@ const propose = (
   environment = "development",
   action: ChangeAction = "patchVariant",
   payload: unknown = { variants: variants("blue") },
-) => write((trx) => addChange(trx, by, { projectId: "default", environment, feature, action, payload }));
-const move = (by: Principal, id: number, change: StateChange) => write((trx) => moveChangeRequest(trx, by, "default", id, change));
+) => addChange(db, by, { projectId: "default", environment, feature, action, payload }).then((request) => request.id);
+const move = (by: Principal, id: number, change: StateChange) => moveChangeRequest(db, by, "default", id, change);
 const stored = async (id: number) => {
   const [view] = await loadChangeRequests(db, [id], admin);
   return view as NonNullable<typeof view>;
@@ -140,14 +140,12 @@ test("addChange refuses tokens, environments without change requests, unknown fe
     (await rejects(propose(author, feature, "development", "patchVariant", { colour: "blue" }), ValidationError)).message,
     /The patchVariant payload/,
   );
-  await write((trx) => setChangeRequestConfig(trx, null, "default", "development", { changeRequestsEnabled: false, requiredApprovals: 1 }));
+  await setChangeRequestConfig(db, null, "default", "development", { changeRequestsEnabled: false, requiredApprovals: 1 });
   try {
     const error = await rejects(propose(author, feature), ValidationError);
     assert.is(error.message, 'Change requests are not enabled for the "development" environment of the project "default".');
   } finally {
-    await write((trx) =>
-      setChangeRequestConfig(trx, null, "default", "development", { changeRequestsEnabled: true, requiredApprovals: 1 }),
-    );
+    await setChangeRequestConfig(db, null, "default", "development", { changeRequestsEnabled: true, requiredApprovals: 1 });
   }
   await rejects(propose(author, "ghost"), NotFoundError);
   await rejects(propose(author, feature, "development", "updateEnabled", { enabled: "yes" }), ValidationError);

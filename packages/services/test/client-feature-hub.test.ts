@@ -11,9 +11,9 @@ import {
 import { openTestDb } from "./support/test-db.ts";
 
 const testDb = await openTestDb();
-const { db, write } = testDb;
+const { db } = testDb;
 const flip = (featureName: string, enabled: boolean) =>
-  write((trx) => setFeatureEnvironmentEnabled(trx, null, { projectId: "default", featureName, environment: "development" }, enabled));
+  setFeatureEnvironmentEnabled(db, null, { projectId: "default", featureName, environment: "development" }, enabled);
 
 let loads = 0;
 const load = () => {
@@ -21,8 +21,8 @@ const load = () => {
   return loadClientFeatures(db, "development", ["*"]);
 };
 
-await write((trx) => createFeature(trx, null, "default", { name: "hub-a" }));
-await write((trx) => createFeature(trx, null, "default", { name: "hub-b" }));
+await createFeature(db, null, "default", { name: "hub-a" });
+await createFeature(db, null, "default", { name: "hub-b" });
 
 test("a hub starts at the event log's revision and hands each change, diffed, to its subscribers under a new revision", async () => {
   const hub = createClientFeatureHub(load);

@@ -28,12 +28,12 @@ await write(async (trx) => {
 });
 
 test("createFeature stores the feature with defaults and its event", async () => {
-  const feature = await write((trx) => createFeature(trx, bob, "default", { name: "checkout", description: "New checkout" }));
+  const feature = await createFeature(db, bob, "default", { name: "checkout", description: "New checkout" });
   assert.equal(
     { ...feature, createdAt: null },
     { name: "checkout", project: "default", description: "New checkout", type: "release", impressionData: false, createdAt: null },
   );
-  const kill = await write((trx) => createFeature(trx, bob, "default", { name: "kill-all", type: "kill-switch" }));
+  const kill = await createFeature(db, bob, "default", { name: "kill-all", type: "kill-switch" });
   assert.equal([kill.type, kill.description], ["kill-switch", null]);
   const [event] = await featureEvents();
   assert.equal(
@@ -44,26 +44,17 @@ test("createFeature stores the feature with defaults and its event", async () =>
 
 test("createFeature: names are unique across projects (409), URL-safe (400), of a known type (400)", async () => {
   const before = (await featureEvents()).length;
-  const taken = await rejects(
-    write((trx) => createFeature(trx, bob, "other", { name: "checkout" })),
-    NameExistsError,
-  );
+  const taken = await rejects(createFeature(db, bob, "other", { name: "checkout" }), NameExistsError);
   assert.is(taken.message, 'A feature named "checkout" already exists.');
   for (const name of ["", ".", "..", "a b", "a/b", "ü", "x".repeat(101)]) {
-    const error = await rejects(
-      write((trx) => createFeature(trx, bob, "default", { name })),
-      ValidationError,
-    );
+    const error = await rejects(createFeature(db, bob, "default", { name }), ValidationError);
     assert.equal(
       error.details.map((d) => d.path),
       ["name"],
       JSON.stringify(name),
     );
   }
-  const type = await rejects(
-    write((trx) => createFeature(trx, bob, "default", { name: "t", type: "banana" })),
-    ValidationError,
-  );
+  const type = await rejects(createFeature(db, bob, "default", { name: "t", type: "banana" }), ValidationError);
   assert.equal(
     type.details.map((d) => d.path),
     ["type"],
@@ -72,16 +63,13 @@ test("createFeature: names are unique across projects (409), URL-safe (400), of 
 });
 
 test("createFeature in an unknown project is NotFoundError", async () => {
-  const error = await rejects(
-    write((trx) => createFeature(trx, bob, "ghost", { name: "boo" })),
-    NotFoundError,
-  );
+  const error = await rejects(createFeature(db, bob, "ghost", { name: "boo" }), NotFoundError);
   assert.is(error.message, 'The project "ghost" does not exist.');
 });
 
 test("listFeatures lists one project's features by name; an unknown project is NotFoundError", async () => {
-  await write((trx) => createFeature(trx, bob, "other", { name: "b-other" }));
-  await write((trx) => createFeature(trx, bob, "default", { name: "a-first" }));
+  await createFeature(db, bob, "other", { name: "b-other" });
+  await createFeature(db, bob, "default", { name: "a-first" });
   assert.equal(
     (await listFeatures(db, "default")).map((f) => f.name),
     ["a-first", "checkout", "kill-all"],
@@ -94,12 +82,10 @@ test("listFeatures lists one project's features by name; an unknown project is N
 });
 
 test("featureWithEnvironments shows each environment of the project, with its variants", async () => {
-  await write((trx) => enableEnvironmentInProject(trx, null, { projectId: "default", environment: "staging" }));
-  await write((trx) =>
-    replaceFeatureEnvironmentVariants(trx, bob, { projectId: "default", featureName: "checkout", environment: "production" }, [
-      { name: "blue" },
-    ]),
-  );
+  await enableEnvironmentInProject(db, null, { projectId: "default", environment: "staging" });
+  await replaceFeatureEnvironmentVariants(db, bob, { projectId: "default", featureName: "checkout", environment: "production" }, [
+    { name: "blue" },
+  ]);
   const feature = await featureWithEnvironments(db, { projectId: "default", featureName: "checkout" });
   assert.is(feature.name, "checkout");
   assert.equal(

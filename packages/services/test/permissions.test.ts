@@ -24,7 +24,7 @@ const expected: Record<string, Record<number, boolean>> = {
   DELETE_SEGMENT: { 1: true, 2: true, 3: false },
 };
 
-test("root roles hold the permissions of the contract's table", () => {
+test("root roles hold the permissions of docs/auth.md's table", () => {
   for (const permission of PERMISSIONS) {
     for (const role of [RootRole.Admin, RootRole.Editor, RootRole.Viewer]) {
       assert.is(roleHasPermission(role, permission), expected[permission]?.[role], `${permission} for role ${role}`);

@@ -54,7 +54,7 @@ async function dueRequest(prefix: string): Promise<{ id: number; feature: string
   const feature = `${prefix}-${++featureCount}`;
   const author = await user(RootRole.Editor);
   await write((trx) => createFeature(trx, admin, "default", { name: feature }));
-  const id = await write((trx) =>
+  const { id } = await write((trx) =>
     addChange(trx, author, {
       projectId: "default",
       environment: "development",

@@ -54,14 +54,11 @@ test("deleting a user ends their sessions and personal tokens", async () => {
   const user = await createUser(db, hasher, null, { username: "wendy", password: PASSWORD, rootRole: RootRole.Editor });
   await logIn("wendy");
   const by = { kind: "user", userId: user.id, username: "wendy", rootRole: RootRole.Editor, via: "session" } as const;
-  const pat = await db.transaction().execute((trx) => createPersonalToken(trx, by, { description: "ci", expiresAt: null }));
-  await db.transaction().execute((trx) => deleteUser(trx, null, user.id));
+  const pat = await createPersonalToken(db, by, { description: "ci", expiresAt: null });
+  await deleteUser(db, null, user.id);
   assert.is(await sessionsOf(user.id), 0);
   assert.is(await lookUpTokenPrincipal(db, pat.secret), null);
-  await rejects(
-    db.transaction().execute((trx) => deleteUser(trx, null, user.id)),
-    NotFoundError,
-  );
+  await rejects(deleteUser(db, null, user.id), NotFoundError);
 });
 
 test.after(() => testDb.close());

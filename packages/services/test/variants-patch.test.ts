@@ -16,7 +16,7 @@ import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 
 const testDb = await openTestDb();
-const { db, write } = testDb;
+const { db } = testDb;
 const dave: Principal = { kind: "admin-token", tokenId: 3, tokenName: "deploy-bot" };
 
 function throwsValidation(fn: () => unknown): ValidationError {
@@ -32,14 +32,13 @@ function throwsValidation(fn: () => unknown): ValidationError {
 let n = 0;
 async function featureWith(variants: unknown[]): Promise<FeatureEnvironmentPath> {
   const featureName = `patched-${++n}`;
-  await write((trx) => createFeature(trx, null, "default", { name: featureName }));
+  await createFeature(db, null, "default", { name: featureName });
   const path = { projectId: "default", featureName, environment: "production" };
-  await write((trx) => replaceFeatureEnvironmentVariants(trx, dave, path, variants));
+  await replaceFeatureEnvironmentVariants(db, dave, path, variants);
   return path;
 }
 
-const patch = (path: FeatureEnvironmentPath, ops: JsonPatchOperation[]) =>
-  write((trx) => patchFeatureEnvironmentVariants(trx, dave, path, ops));
+const patch = (path: FeatureEnvironmentPath, ops: JsonPatchOperation[]) => patchFeatureEnvironmentVariants(db, dave, path, ops);
 
 const snapshot = async () => ({
   rows: await db.selectFrom("feature_environments").selectAll().orderBy("feature_name").orderBy("environment_name").execute(),

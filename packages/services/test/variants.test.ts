@@ -30,12 +30,11 @@ let n = 0;
 /** A fresh feature in "default", so that tests do not see each other's variants. */
 async function freshFeature(): Promise<FeatureEnvironmentPath> {
   const featureName = `feature-${++n}`;
-  await write((trx) => createFeature(trx, null, "default", { name: featureName }));
+  await createFeature(db, null, "default", { name: featureName });
   return { projectId: "default", featureName, environment: "production" };
 }
 
-const put = (path: FeatureEnvironmentPath, variants: unknown) =>
-  write((trx) => replaceFeatureEnvironmentVariants(trx, carol, path, variants));
+const put = (path: FeatureEnvironmentPath, variants: unknown) => replaceFeatureEnvironmentVariants(db, carol, path, variants);
 
 /** Everything a rejected write could have touched. */
 const snapshot = async () => ({

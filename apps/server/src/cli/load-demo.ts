@@ -16,7 +16,6 @@ import {
   listEnvironments,
   listProjects,
   listUsers,
-  loadChangeRequests,
   NameExistsError,
   type PasswordHasher,
   type Principal,
@@ -134,27 +133,27 @@ export async function loadDemo(
       const changeRequests: LoadedDemo["changeRequests"] = [];
       for (const cr of DEMO_CHANGE_REQUESTS) {
         const author = principals[cr.author];
-        const id = await addChange(trx, author, {
+        let request = await addChange(trx, author, {
           projectId: DEMO_PROJECT.id,
           environment: cr.environment,
           feature: cr.feature,
           action: cr.action,
           payload: cr.payload,
         });
+        const { id } = request;
         for (const step of cr.steps) {
-          if (step === "submit") await moveChangeRequest(trx, author, DEMO_PROJECT.id, id, { state: "In review" });
+          if (step === "submit") request = await moveChangeRequest(trx, author, DEMO_PROJECT.id, id, { state: "In review" });
           else {
             const scheduledAt = step.inDays ? new Date(Date.now() + step.inDays * DAY_MS) : undefined;
-            await moveChangeRequest(trx, principals[step.by], DEMO_PROJECT.id, id, {
+            request = await moveChangeRequest(trx, principals[step.by], DEMO_PROJECT.id, id, {
               state: step.state,
               comment: step.comment,
               scheduledAt,
             });
           }
         }
-        const [view] = await loadChangeRequests(trx, [id], author);
-        if (view?.state !== cr.ends) throw new Error(`demo change request ${id} ended ${view?.state}, not ${cr.ends}`);
-        changeRequests.push({ id, environment: cr.environment, feature: cr.feature, author: cr.author, state: view.state });
+        if (request.state !== cr.ends) throw new Error(`demo change request ${id} ended ${request.state}, not ${cr.ends}`);
+        changeRequests.push({ id, environment: cr.environment, feature: cr.feature, author: cr.author, state: request.state });
       }
 
       progress("Creating a personal access token for each demo user...");

@@ -57,11 +57,13 @@ With the embedded database, stop the server first (one process at a time).`,
 
     const db = await openMigratedDatabase(config, terminal);
     try {
-      const token = await db.db
-        .transaction()
-        .execute((trx) =>
-          createApiToken(trx, null, { tokenName, type, projects: flags.project, environment: flags.environment, expiresAt }),
-        );
+      const token = await createApiToken(db.db, null, {
+        tokenName,
+        type,
+        projects: flags.project,
+        environment: flags.environment,
+        expiresAt,
+      });
       const scope = type === "admin" ? "" : ` for ${token.projects.join(", ")} in ${token.environment}`;
       terminal.progress(`Created the ${type} token "${tokenName}" (id ${token.id})${scope}. Its secret is shown only now:`);
       terminal.print(token.secret);

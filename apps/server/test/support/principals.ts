@@ -9,32 +9,29 @@ let counter = 0;
 
 /** Headers carrying a new admin API token. */
 export async function adminToken(srv: TestServer): Promise<Record<string, string>> {
-  const token = await srv.db.db
-    .transaction()
-    .execute((trx) => createApiToken(trx, null, { tokenName: `admin-${++counter}`, type: "admin" }));
+  const token = await createApiToken(srv.db.db, null, { tokenName: `admin-${++counter}`, type: "admin" });
   return { authorization: token.secret };
 }
 
 /** Headers carrying a new client (SDK) token, which the admin API refuses. */
 export async function clientToken(srv: TestServer): Promise<Record<string, string>> {
-  const token = await srv.db.db
-    .transaction()
-    .execute((trx) =>
-      createApiToken(trx, null, { tokenName: `client-${++counter}`, type: "client", projects: ["default"], environment: "development" }),
-    );
+  const token = await createApiToken(srv.db.db, null, {
+    tokenName: `client-${++counter}`,
+    type: "client",
+    projects: ["default"],
+    environment: "development",
+  });
   return { authorization: token.secret };
 }
 
 /** Headers carrying a new frontend token (for browsers), which only the frontend API takes. */
 export async function frontendToken(srv: TestServer): Promise<Record<string, string>> {
-  const token = await srv.db.db.transaction().execute((trx) =>
-    createApiToken(trx, null, {
-      tokenName: `frontend-${++counter}`,
-      type: "frontend",
-      projects: ["default"],
-      environment: "development",
-    }),
-  );
+  const token = await createApiToken(srv.db.db, null, {
+    tokenName: `frontend-${++counter}`,
+    type: "frontend",
+    projects: ["default"],
+    environment: "development",
+  });
   return { authorization: token.secret };
 }
 

@@ -1,4 +1,11 @@
-import { createApiToken, createPersonalToken, deleteApiToken, listApiTokens, NoAccessError, type Principal } from "@vexil/services";
+import {
+  createApiToken,
+  createPersonalToken,
+  deleteApiToken,
+  deletePersonalToken,
+  listApiTokens,
+  listPersonalTokens,
+} from "@vexil/services";
 import { z } from "zod";
 import { toJson } from "../schemas/to-json.ts";
 import { recordIdSchema } from "../schemas/record-id.ts";
@@ -22,11 +29,6 @@ const createdTokenSchema = apiTokenSchema
   .extend({ secret: z.string().meta({ description: "The whole token; shown only now." }) })
   .meta({ id: "CreatedApiToken" });
 
-function owner(principal: Principal): { userId: number } {
-  if (principal.kind !== "user") throw new NoAccessError("Personal access tokens belong to a user; log in to manage them.");
-  return { userId: principal.userId };
-}
-
 export const apiTokensRouter = {
   create: protectedProcedure
     .meta({
@@ -45,9 +47,10 @@ export const apiTokensRouter = {
     )
     .output(createdTokenSchema)
     .mutation(async ({ ctx, input }) => {
-      const token = await ctx.db
-        .transaction()
-        .execute((trx) => createApiToken(trx, ctx.principal, { ...input, expiresAt: input.expiresAt ? new Date(input.expiresAt) : null }));
+      const token = await createApiToken(ctx.db, ctx.principal, {
+        ...input,
+        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+      });
       return toJson(token);
     }),
 
@@ -67,7 +70,7 @@ export const apiTokensRouter = {
     })
     .input(z.object({ id: idParam }))
     .output(apiTokenSchema)
-    .mutation(async ({ ctx, input }) => toJson(await ctx.db.transaction().execute((trx) => deleteApiToken(trx, ctx.principal, input.id)))),
+    .mutation(async ({ ctx, input }) => toJson(await deleteApiToken(ctx.db, ctx.principal, input.id))),
 
   createPersonal: protectedProcedure
     .meta({
@@ -78,12 +81,10 @@ export const apiTokensRouter = {
     .input(z.strictObject({ description: z.string().min(1).max(200), expiresAt: z.iso.datetime().nullable() }))
     .output(createdTokenSchema)
     .mutation(async ({ ctx, input }) => {
-      const token = await ctx.db.transaction().execute((trx) =>
-        createPersonalToken(trx, ctx.principal, {
-          description: input.description,
-          expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
-        }),
-      );
+      const token = await createPersonalToken(ctx.db, ctx.principal, {
+        description: input.description,
+        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+      });
       return toJson(token);
     }),
 
@@ -94,7 +95,7 @@ export const apiTokensRouter = {
     })
     .input(z.object({}).optional())
     .output(z.object({ pats: z.array(apiTokenSchema) }))
-    .query(async ({ ctx }) => ({ pats: toJson(await listApiTokens(ctx.db, owner(ctx.principal))) })),
+    .query(async ({ ctx }) => ({ pats: toJson(await listPersonalTokens(ctx.db, ctx.principal)) })),
 
   deletePersonal: protectedProcedure
     .meta({
@@ -108,8 +109,5 @@ export const apiTokensRouter = {
     })
     .input(z.object({ id: idParam }))
     .output(apiTokenSchema)
-    .mutation(async ({ ctx, input }) => {
-      const who = owner(ctx.principal);
-      return toJson(await ctx.db.transaction().execute((trx) => deleteApiToken(trx, ctx.principal, input.id, who)));
-    }),
+    .mutation(async ({ ctx, input }) => toJson(await deletePersonalToken(ctx.db, ctx.principal, input.id))),
 };

@@ -20,9 +20,7 @@ const toggle = (enabled: boolean) =>
     })
     .input(z.strictObject({ id: bannerIdSchema }))
     .output(bannerSchema)
-    .mutation(async ({ ctx, input }) =>
-      toJson(await ctx.db.transaction().execute((trx) => setBannerEnabled(trx, ctx.principal, input.id, enabled))),
-    );
+    .mutation(async ({ ctx, input }) => toJson(await setBannerEnabled(ctx.db, ctx.principal, input.id, enabled)));
 
 export const bannersRouter = {
   list: protectedProcedure
@@ -49,7 +47,7 @@ export const bannersRouter = {
     .input(z.strictObject(bannerFieldsShape))
     .output(bannerSchema)
     .mutation(async ({ ctx, input }) => {
-      const banner = await ctx.db.transaction().execute((trx) => createBanner(trx, ctx.principal, input));
+      const banner = await createBanner(ctx.db, ctx.principal, input);
       ctx.setHeader("location", `/api/admin/banners/${banner.id}`);
       return toJson(banner);
     }),
@@ -67,9 +65,7 @@ export const bannersRouter = {
     })
     .input(z.strictObject({ ...bannerFieldsShape, message: bannerFieldsShape.message.optional(), id: bannerIdSchema }))
     .output(bannerSchema)
-    .mutation(async ({ ctx, input: { id, ...changes } }) =>
-      toJson(await ctx.db.transaction().execute((trx) => updateBanner(trx, ctx.principal, id, changes))),
-    ),
+    .mutation(async ({ ctx, input: { id, ...changes } }) => toJson(await updateBanner(ctx.db, ctx.principal, id, changes))),
 
   enable: toggle(true),
   disable: toggle(false),
@@ -87,5 +83,5 @@ export const bannersRouter = {
     })
     .input(z.strictObject({ id: bannerIdSchema }))
     .output(bannerSchema)
-    .mutation(async ({ ctx, input }) => toJson(await ctx.db.transaction().execute((trx) => deleteBanner(trx, ctx.principal, input.id)))),
+    .mutation(async ({ ctx, input }) => toJson(await deleteBanner(ctx.db, ctx.principal, input.id))),
 };

@@ -3,10 +3,9 @@ import {
   CHANGE_ACTIONS,
   CHANGE_REQUEST_STATES,
   changeRequestConfig,
+  getChangeRequest,
   moveChangeRequest,
-  loadChangeRequests,
   pendingChangeRequestsFor,
-  requireChangeRequest,
   setChangeRequestConfig,
 } from "@vexil/services";
 import { z } from "zod";
@@ -50,12 +49,10 @@ export const changeRequestsRouter = {
     )
     .output(changeRequestConfigSchema)
     .mutation(({ ctx, input }) =>
-      ctx.db.transaction().execute((trx) =>
-        setChangeRequestConfig(trx, ctx.principal, input.projectId, input.environment, {
-          changeRequestsEnabled: input.changeRequestsEnabled,
-          requiredApprovals: input.requiredApprovals,
-        }),
-      ),
+      setChangeRequestConfig(ctx.db, ctx.principal, input.projectId, input.environment, {
+        changeRequestsEnabled: input.changeRequestsEnabled,
+        requiredApprovals: input.requiredApprovals,
+      }),
     ),
 
   addChange: protectedProcedure
@@ -78,19 +75,7 @@ export const changeRequestsRouter = {
       }),
     )
     .output(changeRequestSchema)
-    .mutation(async ({ ctx, input }) => {
-      const id = await ctx.db.transaction().execute((trx) =>
-        addChange(trx, ctx.principal, {
-          projectId: input.projectId,
-          environment: input.environment,
-          feature: input.feature,
-          action: input.action,
-          payload: input.payload,
-        }),
-      );
-      const [view] = await loadChangeRequests(ctx.db, [id], ctx.principal);
-      return toJson(view as NonNullable<typeof view>) as ChangeRequestWire;
-    }),
+    .mutation(async ({ ctx, input }) => toJson(await addChange(ctx.db, ctx.principal, input)) as ChangeRequestWire),
 
   // Declared before `get` only for readability; the bridge matches literal paths first anyway.
   pending: protectedProcedure
@@ -116,11 +101,7 @@ export const changeRequestsRouter = {
     })
     .input(z.object({ projectId: name, id: idParam }))
     .output(changeRequestSchema)
-    .query(async ({ ctx, input }) => {
-      await requireChangeRequest(ctx.db, input.projectId, input.id);
-      const [view] = await loadChangeRequests(ctx.db, [input.id], ctx.principal);
-      return toJson(view as NonNullable<typeof view>) as ChangeRequestWire;
-    }),
+    .query(async ({ ctx, input }) => toJson(await getChangeRequest(ctx.db, ctx.principal, input.projectId, input.id)) as ChangeRequestWire),
 
   setState: protectedProcedure
     .meta({
@@ -143,14 +124,11 @@ export const changeRequestsRouter = {
     )
     .output(changeRequestSchema)
     .mutation(async ({ ctx, input }) => {
-      await ctx.db.transaction().execute((trx) =>
-        moveChangeRequest(trx, ctx.principal, input.projectId, input.id, {
-          state: input.state,
-          comment: input.comment,
-          scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : undefined,
-        }),
-      );
-      const [view] = await loadChangeRequests(ctx.db, [input.id], ctx.principal);
-      return toJson(view as NonNullable<typeof view>) as ChangeRequestWire;
+      const view = await moveChangeRequest(ctx.db, ctx.principal, input.projectId, input.id, {
+        state: input.state,
+        comment: input.comment,
+        scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : undefined,
+      });
+      return toJson(view) as ChangeRequestWire;
     }),
 };

@@ -1,4 +1,4 @@
-import { addFeatureDependency, assertDirectFeatureWriteAllowed, deleteFeatureDependency } from "@vexil/services";
+import { addFeatureDependency, deleteFeatureDependency } from "@vexil/services";
 import { z } from "zod";
 import { dependencyInputShape, featureDependencySchema } from "../schemas/dependency.ts";
 import { protectedProcedure } from "../trpc.ts";
@@ -22,10 +22,7 @@ export const dependenciesRouter = {
     .input(z.strictObject({ ...featureShape, ...dependencyInputShape }))
     .output(featureDependencySchema)
     .mutation(async ({ ctx, input: { projectId, featureName, ...body } }) =>
-      ctx.db.transaction().execute(async (trx) => {
-        await assertDirectFeatureWriteAllowed(trx, ctx.principal, projectId);
-        return addFeatureDependency(trx, ctx.principal, { projectId, featureName }, body);
-      }),
+      addFeatureDependency(ctx.db, ctx.principal, { projectId, featureName }, body),
     ),
 
   delete: protectedProcedure
@@ -36,10 +33,7 @@ export const dependenciesRouter = {
     .input(z.strictObject({ ...featureShape, parent: z.string() }))
     .output(z.object({}))
     .mutation(async ({ ctx, input: { parent, ...path } }) => {
-      await ctx.db.transaction().execute(async (trx) => {
-        await assertDirectFeatureWriteAllowed(trx, ctx.principal, path.projectId);
-        await deleteFeatureDependency(trx, ctx.principal, path, parent);
-      });
+      await deleteFeatureDependency(ctx.db, ctx.principal, path, parent);
       return {};
     }),
 };

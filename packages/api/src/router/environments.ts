@@ -31,5 +31,5 @@ export const environmentsRouter = {
     })
     .input(createEnvironmentSchema)
     .output(environmentSchema)
-    .mutation(async ({ ctx, input }) => toJson(await ctx.db.transaction().execute((trx) => createEnvironment(trx, ctx.principal, input)))),
+    .mutation(async ({ ctx, input }) => toJson(await createEnvironment(ctx.db, ctx.principal, input))),
 };

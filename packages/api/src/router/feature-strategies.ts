@@ -1,6 +1,5 @@
 import {
   addFeatureStrategy,
-  assertDirectWriteAllowed,
   deleteFeatureStrategy,
   getFeatureStrategy,
   listFeatureStrategies,
@@ -32,10 +31,7 @@ const toggle = (enabled: boolean) =>
     .input(z.strictObject(envShape))
     .output(z.object({ enabled: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
-      await ctx.db.transaction().execute(async (trx) => {
-        await assertDirectWriteAllowed(trx, ctx.principal, input);
-        await setFeatureEnvironmentEnabled(trx, ctx.principal, input, enabled);
-      });
+      await setFeatureEnvironmentEnabled(ctx.db, ctx.principal, input, enabled);
       return { enabled };
     });
 
@@ -66,13 +62,9 @@ export const featureStrategiesRouter = {
     })
     .input(z.strictObject({ ...envShape, ...strategyInputDocumentedShape }))
     .output(featureStrategySchema)
-    .mutation(async ({ ctx, input: { projectId, featureName, environment, ...body } }) => {
-      const path = { projectId, featureName, environment };
-      return ctx.db.transaction().execute(async (trx) => {
-        await assertDirectWriteAllowed(trx, ctx.principal, path);
-        return addFeatureStrategy(trx, ctx.principal, path, body);
-      });
-    }),
+    .mutation(async ({ ctx, input: { projectId, featureName, environment, ...body } }) =>
+      addFeatureStrategy(ctx.db, ctx.principal, { projectId, featureName, environment }, body),
+    ),
 
   get: protectedProcedure
     .meta({
@@ -90,13 +82,9 @@ export const featureStrategiesRouter = {
     })
     .input(z.strictObject({ ...strategyIdShape, ...strategyInputDocumentedShape }))
     .output(featureStrategySchema)
-    .mutation(async ({ ctx, input: { projectId, featureName, environment, strategyId, ...body } }) => {
-      const path = { projectId, featureName, environment };
-      return ctx.db.transaction().execute(async (trx) => {
-        await assertDirectWriteAllowed(trx, ctx.principal, path);
-        return updateFeatureStrategy(trx, ctx.principal, path, strategyId, body);
-      });
-    }),
+    .mutation(async ({ ctx, input: { projectId, featureName, environment, strategyId, ...body } }) =>
+      updateFeatureStrategy(ctx.db, ctx.principal, { projectId, featureName, environment }, strategyId, body),
+    ),
 
   delete: protectedProcedure
     .meta({
@@ -106,10 +94,7 @@ export const featureStrategiesRouter = {
     .input(z.strictObject(strategyIdShape))
     .output(z.object({}))
     .mutation(async ({ ctx, input: { strategyId, ...path } }) => {
-      await ctx.db.transaction().execute(async (trx) => {
-        await assertDirectWriteAllowed(trx, ctx.principal, path);
-        await deleteFeatureStrategy(trx, ctx.principal, path, strategyId);
-      });
+      await deleteFeatureStrategy(ctx.db, ctx.principal, path, strategyId);
       return {};
     }),
 };

@@ -1,5 +1,4 @@
 import {
-  assertDirectWriteAllowed,
   createFeature,
   featureEnvironmentVariants,
   featureWithEnvironments,
@@ -48,7 +47,7 @@ export const featuresRouter = {
     .input(z.strictObject({ projectId: z.string(), ...createFeatureShape }))
     .output(featureSchema)
     .mutation(async ({ ctx, input: { projectId, ...feature } }) => {
-      const created = await ctx.db.transaction().execute((trx) => createFeature(trx, ctx.principal, projectId, feature));
+      const created = await createFeature(ctx.db, ctx.principal, projectId, feature);
       ctx.setHeader("location", `/api/admin/projects/${projectId}/features/${created.name}`);
       return toJson(created);
     }),
@@ -70,7 +69,7 @@ export const featuresRouter = {
     .input(z.strictObject({ projectId: z.string(), featureName: z.string(), ...updateFeatureShape }))
     .output(featureSchema)
     .mutation(async ({ ctx, input: { projectId, featureName, ...changes } }) =>
-      toJson(await ctx.db.transaction().execute((trx) => updateFeature(trx, ctx.principal, { projectId, featureName }, changes))),
+      toJson(await updateFeature(ctx.db, ctx.principal, { projectId, featureName }, changes)),
     ),
 
   variants: protectedProcedure
@@ -105,12 +104,7 @@ export const featuresRouter = {
     .input(z.strictObject({ ...variantsPathShape, variants: z.array(variantInputDocumentedSchema) }))
     .output(featureVariantsSchema)
     .mutation(async ({ ctx, input: { variants, ...path } }) =>
-      asFeatureVariants(
-        await ctx.db.transaction().execute(async (trx) => {
-          await assertDirectWriteAllowed(trx, ctx.principal, path);
-          return replaceFeatureEnvironmentVariants(trx, ctx.principal, path, variants);
-        }),
-      ),
+      asFeatureVariants(await replaceFeatureEnvironmentVariants(ctx.db, ctx.principal, path, variants)),
     ),
 
   patchVariants: protectedProcedure
@@ -129,11 +123,6 @@ export const featuresRouter = {
     .input(z.strictObject({ ...variantsPathShape, patch: z.array(jsonPatchOperationSchema) }))
     .output(featureVariantsSchema)
     .mutation(async ({ ctx, input: { patch, ...path } }) =>
-      asFeatureVariants(
-        await ctx.db.transaction().execute(async (trx) => {
-          await assertDirectWriteAllowed(trx, ctx.principal, path);
-          return patchFeatureEnvironmentVariants(trx, ctx.principal, path, patch);
-        }),
-      ),
+      asFeatureVariants(await patchFeatureEnvironmentVariants(ctx.db, ctx.principal, path, patch)),
     ),
 };

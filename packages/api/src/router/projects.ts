@@ -25,7 +25,7 @@ export const projectsRouter = {
     })
     .input(z.strictObject(createProjectShape))
     .output(projectSchema)
-    .mutation(async ({ ctx, input }) => toJson(await ctx.db.transaction().execute((trx) => createProject(trx, ctx.principal, input)))),
+    .mutation(async ({ ctx, input }) => toJson(await createProject(ctx.db, ctx.principal, input))),
 
   enableEnvironment: protectedProcedure
     .meta({
@@ -42,7 +42,7 @@ export const projectsRouter = {
     .input(z.strictObject({ projectId: z.string(), environment: z.string().meta({ description: "Name of an existing environment" }) }))
     .output(z.object({ projectId: z.string(), environment: z.string() }))
     .mutation(async ({ ctx, input }) => {
-      await ctx.db.transaction().execute((trx) => enableEnvironmentInProject(trx, ctx.principal, input));
+      await enableEnvironmentInProject(ctx.db, ctx.principal, input);
       return { projectId: input.projectId, environment: input.environment };
     }),
 };

@@ -22,7 +22,7 @@ export const segmentsRouter = {
     })
     .input(z.strictObject(segmentInputShape))
     .output(segmentSchema)
-    .mutation(async ({ ctx, input }) => toJson(await ctx.db.transaction().execute((trx) => createSegment(trx, ctx.principal, input)))),
+    .mutation(async ({ ctx, input }) => toJson(await createSegment(ctx.db, ctx.principal, input))),
 
   get: protectedProcedure
     .meta({ openapi: { method: "GET", path: "/api/admin/segments/{id}", tags, summary: "Get a segment" }, access: "authenticated" })
@@ -38,9 +38,7 @@ export const segmentsRouter = {
     })
     .input(z.strictObject({ id: segmentIdSchema, ...segmentInputShape }))
     .output(segmentSchema)
-    .mutation(async ({ ctx, input: { id, ...body } }) =>
-      toJson(await ctx.db.transaction().execute((trx) => updateSegment(trx, ctx.principal, id, body))),
-    ),
+    .mutation(async ({ ctx, input: { id, ...body } }) => toJson(await updateSegment(ctx.db, ctx.principal, id, body))),
 
   delete: protectedProcedure
     .meta({
@@ -51,7 +49,7 @@ export const segmentsRouter = {
     .input(z.strictObject({ id: segmentIdSchema }))
     .output(z.object({}))
     .mutation(async ({ ctx, input }) => {
-      await ctx.db.transaction().execute((trx) => deleteSegment(trx, ctx.principal, input.id));
+      await deleteSegment(ctx.db, ctx.principal, input.id);
       return {};
     }),
 };

@@ -30,5 +30,5 @@ export const strategyTypesRouter = {
     })
     .input(z.strictObject(newStrategyTypeShape))
     .output(strategyTypeSchema)
-    .mutation(async ({ ctx, input }) => ctx.db.transaction().execute((trx) => createStrategyType(trx, ctx.principal, input))),
+    .mutation(async ({ ctx, input }) => createStrategyType(ctx.db, ctx.principal, input)),
 };

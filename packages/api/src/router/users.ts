@@ -1,4 +1,4 @@
-import { changePassword, createUser, deleteUser, listUsers, NoAccessError } from "@vexil/services";
+import { changeOwnPassword, changePassword, createUser, deleteUser, listUsers } from "@vexil/services";
 import { z } from "zod";
 import { toJson } from "../schemas/to-json.ts";
 import { okSchema, rootRoleSchema, userSchema } from "../schemas/user.ts";
@@ -43,7 +43,7 @@ export const usersRouter = {
     })
     .input(z.object({ id: idParam }))
     .output(userSchema)
-    .mutation(async ({ ctx, input }) => toJson(await ctx.db.transaction().execute((trx) => deleteUser(trx, ctx.principal, input.id)))),
+    .mutation(async ({ ctx, input }) => toJson(await deleteUser(ctx.db, ctx.principal, input.id))),
 
   changePassword: protectedProcedure
     .meta({
@@ -70,8 +70,7 @@ export const usersRouter = {
     .input(z.strictObject({ password: z.string() }))
     .output(okSchema)
     .mutation(async ({ ctx, input }) => {
-      if (ctx.principal.kind !== "user") throw new NoAccessError("Only a user has a password to change.");
-      await changePassword(ctx.db, ctx.deps.hasher, ctx.principal, ctx.principal.userId, input.password);
+      await changeOwnPassword(ctx.db, ctx.deps.hasher, ctx.principal, input.password);
       return {};
     }),
 };

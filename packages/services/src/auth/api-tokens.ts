@@ -5,6 +5,7 @@ import { NoAccessError, NotFoundError, ValidationError } from "../errors/domain-
 import { appendEvent } from "../events/append-event.ts";
 import type { RootRoleId } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
+import { inTransaction } from "../transactions/in-transaction.ts";
 
 export type ApiTokenType = "admin" | "client" | "frontend";
 
@@ -50,84 +51,108 @@ function tokenPrefix(type: ApiTokenType, projects: string[], environment: string
 
 /** Creates an API token; the returned secret is the whole token and is never shown again. */
 export async function createApiToken(
-  trx: Kysely<Database>,
+  db: Kysely<Database>,
   by: Principal | null,
   input: NewApiToken,
 ): Promise<ApiToken & { secret: string }> {
-  const projects = input.type === "admin" ? ["*"] : input.projects?.length ? input.projects : ["*"];
-  const environment = input.type === "admin" ? "*" : (input.environment ?? "development");
-  if (input.type !== "admin") {
-    const known = await trx.selectFrom("environments").select("name").where("name", "=", environment).executeTakeFirst();
-    if (!known && environment !== "*") {
-      throw new ValidationError(`There is no environment "${environment}".`, [{ path: "environment", message: "unknown environment" }]);
+  return inTransaction(db, async (trx) => {
+    const projects = input.type === "admin" ? ["*"] : input.projects?.length ? input.projects : ["*"];
+    const environment = input.type === "admin" ? "*" : (input.environment ?? "development");
+    if (input.type !== "admin") {
+      const known = await trx.selectFrom("environments").select("name").where("name", "=", environment).executeTakeFirst();
+      if (!known && environment !== "*") {
+        throw new ValidationError(`There is no environment "${environment}".`, [{ path: "environment", message: "unknown environment" }]);
+      }
     }
-  }
-  const secret = `${tokenPrefix(input.type, projects, environment)}.${newSecret()}`;
-  const row = await trx
-    .insertInto("api_tokens")
-    .values({
-      type: input.type,
-      token_name: input.tokenName,
-      secret_hash: hashToken(secret),
-      projects: JSON.stringify(projects),
-      environment,
-      expires_at: input.expiresAt ?? null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const token = toApiToken(row);
-  await appendEvent(trx, by, { type: "api-token-created", data: { ...token, secret: undefined } });
-  return { ...token, secret };
+    const secret = `${tokenPrefix(input.type, projects, environment)}.${newSecret()}`;
+    const row = await trx
+      .insertInto("api_tokens")
+      .values({
+        type: input.type,
+        token_name: input.tokenName,
+        secret_hash: hashToken(secret),
+        projects: JSON.stringify(projects),
+        environment,
+        expires_at: input.expiresAt ?? null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const token = toApiToken(row);
+    await appendEvent(trx, by, { type: "api-token-created", data: { ...token, secret: undefined } });
+    return { ...token, secret };
+  });
 }
 
 /** A personal access token `user:<secret>`, acting as the user who creates it. */
 export async function createPersonalToken(
-  trx: Kysely<Database>,
+  db: Kysely<Database>,
   by: Principal,
   input: { description: string; expiresAt: Date | null },
 ): Promise<ApiToken & { secret: string }> {
-  if (by.kind !== "user") throw new NoAccessError("Personal access tokens belong to a user; log in to create one.");
-  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
-    throw new ValidationError("expiresAt must be in the future.", [{ path: "expiresAt", message: "must be in the future" }]);
-  }
-  const secret = `user:${newSecret()}`;
-  const row = await trx
-    .insertInto("api_tokens")
-    .values({
-      type: "personal",
-      token_name: input.description,
-      secret_hash: hashToken(secret),
-      projects: JSON.stringify(["*"]),
-      environment: "*",
-      user_id: by.userId,
-      expires_at: input.expiresAt,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const token = toApiToken(row);
-  await appendEvent(trx, by, { type: "personal-token-created", data: { id: token.id, description: input.description } });
-  return { ...token, secret };
+  const owner = tokenOwner(by, "create one");
+  return inTransaction(db, async (trx) => {
+    if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
+      throw new ValidationError("expiresAt must be in the future.", [{ path: "expiresAt", message: "must be in the future" }]);
+    }
+    const secret = `user:${newSecret()}`;
+    const row = await trx
+      .insertInto("api_tokens")
+      .values({
+        type: "personal",
+        token_name: input.description,
+        secret_hash: hashToken(secret),
+        projects: JSON.stringify(["*"]),
+        environment: "*",
+        user_id: owner,
+        expires_at: input.expiresAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const token = toApiToken(row);
+    await appendEvent(trx, by, { type: "personal-token-created", data: { id: token.id, description: input.description } });
+    return { ...token, secret };
+  });
 }
 
-export async function listApiTokens(db: Kysely<Database>, owner?: { userId: number }): Promise<ApiToken[]> {
-  let query = db.selectFrom("api_tokens").selectAll().orderBy("id");
-  query = owner ? query.where("user_id", "=", owner.userId) : query.where("type", "!=", "personal");
-  return (await query.execute()).map(toApiToken);
+/** The admin, client and frontend tokens (never their secrets); personal ones are listed by their owners. */
+export async function listApiTokens(db: Kysely<Database>): Promise<ApiToken[]> {
+  const rows = await db.selectFrom("api_tokens").selectAll().where("type", "!=", "personal").orderBy("id").execute();
+  return rows.map(toApiToken);
 }
 
-export async function deleteApiToken(
-  trx: Kysely<Database>,
-  by: Principal | null,
-  id: number,
-  owner?: { userId: number },
-): Promise<ApiToken> {
-  let query = trx.deleteFrom("api_tokens").where("id", "=", id);
-  query = owner ? query.where("user_id", "=", owner.userId) : query.where("type", "!=", "personal");
-  const row = await query.returningAll().executeTakeFirst();
-  if (!row) throw new NotFoundError(`There is no token with id ${id}.`);
-  const token = toApiToken(row);
-  await appendEvent(trx, by, { type: owner ? "personal-token-deleted" : "api-token-deleted", preData: token, data: null });
-  return token;
+/** The caller's own personal access tokens. */
+export async function listPersonalTokens(db: Kysely<Database>, by: Principal): Promise<ApiToken[]> {
+  const owner = tokenOwner(by, "manage them");
+  const rows = await db.selectFrom("api_tokens").selectAll().where("user_id", "=", owner).orderBy("id").execute();
+  return rows.map(toApiToken);
+}
+
+/** Revokes an admin, client or frontend token; a personal one is revoked only by its owner. */
+export async function deleteApiToken(db: Kysely<Database>, by: Principal | null, id: number): Promise<ApiToken> {
+  return inTransaction(db, async (trx) => {
+    const row = await trx.deleteFrom("api_tokens").where("id", "=", id).where("type", "!=", "personal").returningAll().executeTakeFirst();
+    if (!row) throw new NotFoundError(`There is no token with id ${id}.`);
+    const token = toApiToken(row);
+    await appendEvent(trx, by, { type: "api-token-deleted", preData: token, data: null });
+    return token;
+  });
+}
+
+/** Revokes one of the caller's personal access tokens; another user's is as unknown as a missing one. */
+export async function deletePersonalToken(db: Kysely<Database>, by: Principal, id: number): Promise<ApiToken> {
+  const owner = tokenOwner(by, "manage them");
+  return inTransaction(db, async (trx) => {
+    const row = await trx.deleteFrom("api_tokens").where("id", "=", id).where("user_id", "=", owner).returningAll().executeTakeFirst();
+    if (!row) throw new NotFoundError(`There is no token with id ${id}.`);
+    const token = toApiToken(row);
+    await appendEvent(trx, by, { type: "personal-token-deleted", preData: token, data: null });
+    return token;
+  });
+}
+
+function tokenOwner(by: Principal, toDo: string): number {
+  if (by.kind !== "user") throw new NoAccessError(`Personal access tokens belong to a user; log in to ${toDo}.`);
+  return by.userId;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type CredentialLookup, type Database, userTag } from "@vexil/db";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { RootRoleId } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
 
@@ -20,7 +20,7 @@ const TOUCH_AFTER_MS = 60_000;
 
 /** Starts a session; call it in the login's transaction. Returns the new session's id. */
 export async function createSession(
-  trx: Kysely<Database>,
+  trx: Transaction<Database>,
   userId: number,
   client: { ip: string; userAgent: string | null },
   policy: SessionPolicy,

@@ -1,13 +1,14 @@
 import type { Database } from "@vexil/db";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
 import { NoAccessError, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { locateFeatureEnvironment } from "../features/locate-feature-environment.ts";
-import type { ChangeRequestState } from "./change-request.ts";
-import { enabledChangeRequestSettings } from "./change-request-settings.ts";
-
+import { inTransaction } from "../transactions/in-transaction.ts";
+import type { ChangeRequestState, ChangeRequestView } from "./change-request.ts";
 import { type ChangeAction, validateChangePayload } from "./change-payload.ts";
+import { enabledChangeRequestSettings } from "./change-request-settings.ts";
+import { changeRequestView } from "./get-change-request.ts";
 
 export { CHANGE_ACTIONS, type ChangeAction } from "./change-payload.ts";
 
@@ -24,10 +25,15 @@ export interface NewChange {
 
 /**
  * Adds a change to the caller's open request for that environment (a new Draft when there is
- * none) and returns its id; a request in review or approved goes back to review without its
- * approvals, so that nobody's approval covers a change they did not see.
+ * none) and returns that request; a request in review or approved goes back to review without
+ * its approvals, so that nobody's approval covers a change they did not see.
  */
-export async function addChange(trx: Kysely<Database>, by: Principal, change: NewChange): Promise<number> {
+export async function addChange(db: Kysely<Database>, by: Principal, change: NewChange): Promise<ChangeRequestView> {
+  const id = await inTransaction(db, (trx) => storeChange(trx, by, change));
+  return changeRequestView(db, id, by);
+}
+
+async function storeChange(trx: Transaction<Database>, by: Principal, change: NewChange): Promise<number> {
   if (by.kind !== "user") throw new NoAccessError("Change requests are proposed by users; log in or use a personal access token.");
   const payload = await validateChangePayload(trx, change.projectId, change.action, change.payload);
   await locateFeatureEnvironment(trx, { projectId: change.projectId, featureName: change.feature, environment: change.environment });

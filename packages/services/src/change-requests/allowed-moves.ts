@@ -2,7 +2,7 @@ import { isAdmin, type Principal, principalHasPermission } from "../auth/princip
 import { type DomainError, NoAccessError, ValidationError } from "../errors/domain-error.ts";
 import type { ChangeRequestState } from "./change-request.ts";
 
-/** Contract 3.4: from each state, the states it may move to. */
+/** From each state, the states it may move to (docs/flag-model.md#change-request-states). */
 export const TRANSITIONS: Record<ChangeRequestState, ChangeRequestState[]> = {
   Draft: ["In review", "Cancelled"],
   "In review": ["Approved", "Rejected", "Cancelled"],
@@ -22,7 +22,7 @@ export interface MoveSubject {
 }
 
 /**
- * Contract 3.4: why `by` may not move `request` to `to`, or null when they may. The move command
+ * docs/flag-model.md#change-request-states: why `by` may not move `request` to `to`, or null when they may. The move command
  * throws this error, and the views list the targets it lets through, so the two cannot disagree.
  * What the move itself carries (a `scheduledAt`, the changes to review) is checked by the command.
  */

@@ -1,20 +1,21 @@
 import type { Database } from "@vexil/db";
-import { type Kysely, sql } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
 import { isRuleFailure, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
-import { replaceFeatureEnvironmentVariants } from "../features/replace-feature-environment-variants.ts";
-import { setFeatureEnvironmentEnabled } from "../features/set-feature-environment-enabled.ts";
+import { storeFeatureEnvironmentVariants } from "../features/replace-feature-environment-variants.ts";
+import { storeFeatureEnvironmentEnabled } from "../features/set-feature-environment-enabled.ts";
 import type { ChangeRequestRow } from "./require-change-request.ts";
-import { addFeatureDependency, deleteFeatureDependency } from "../dependencies/write-feature-dependency.ts";
-import { addFeatureStrategy, deleteFeatureStrategy, updateFeatureStrategy } from "../strategies/write-feature-strategy.ts";
+import { removeFeatureDependency, storeFeatureDependency } from "../dependencies/write-feature-dependency.ts";
+import { insertFeatureStrategy, removeFeatureStrategy, replaceFeatureStrategy } from "../strategies/write-feature-strategy.ts";
 
 /**
  * Carries out a request's changes and marks it Applied in the caller's transaction (whose
  * rollback undoes a change that is no longer valid); the one apply path, so that a manual and a
- * scheduled apply (`by` null) write the same changes and the same event.
+ * scheduled apply (`by` null) write the same changes and the same event. It calls the steps the
+ * direct writes call after their four-eyes check: the request itself was reviewed.
  */
-export async function applyChangeRequest(trx: Kysely<Database>, by: Principal | null, request: ChangeRequestRow): Promise<void> {
+export async function applyChangeRequest(trx: Transaction<Database>, by: Principal | null, request: ChangeRequestRow): Promise<void> {
   await applyChanges(trx, by, request);
   await trx.updateTable("change_requests").set({ state: "Applied", updated_at: sql<Date>`now()` }).where("id", "=", request.id).execute();
   await appendEvent(trx, by, {
@@ -27,7 +28,7 @@ export async function applyChangeRequest(trx: Kysely<Database>, by: Principal | 
 }
 
 // A rule's failure is reported as a validation failure, since its cause is the stored change, not the request that applies it.
-async function applyChanges(trx: Kysely<Database>, by: Principal | null, request: ChangeRequestRow): Promise<void> {
+async function applyChanges(trx: Transaction<Database>, by: Principal | null, request: ChangeRequestRow): Promise<void> {
   const changes = await trx
     .selectFrom("change_request_changes")
     .selectAll()
@@ -40,20 +41,20 @@ async function applyChanges(trx: Kysely<Database>, by: Principal | null, request
     try {
       if (change.action === "updateEnabled") {
         if (typeof payload.enabled !== "boolean") throw new ValidationError("updateEnabled needs a boolean `enabled`.");
-        await setFeatureEnvironmentEnabled(trx, by, path, payload.enabled);
+        await storeFeatureEnvironmentEnabled(trx, by, path, payload.enabled);
       } else if (change.action === "patchVariant") {
-        await replaceFeatureEnvironmentVariants(trx, by, path, payload.variants);
+        await storeFeatureEnvironmentVariants(trx, by, path, payload.variants);
       } else if (change.action === "addStrategy") {
-        await addFeatureStrategy(trx, by, path, payload);
+        await insertFeatureStrategy(trx, by, path, payload);
       } else if (change.action === "updateStrategy") {
         const { id, ...strategy } = payload;
-        await updateFeatureStrategy(trx, by, path, String(id), strategy);
+        await replaceFeatureStrategy(trx, by, path, String(id), strategy);
       } else if (change.action === "deleteStrategy") {
-        await deleteFeatureStrategy(trx, by, path, String(payload.id));
+        await removeFeatureStrategy(trx, by, path, String(payload.id));
       } else if (change.action === "addDependency") {
-        await addFeatureDependency(trx, by, path, payload);
+        await storeFeatureDependency(trx, by, path, payload);
       } else if (change.action === "deleteDependency") {
-        await deleteFeatureDependency(trx, by, path, String(payload.feature));
+        await removeFeatureDependency(trx, by, path, String(payload.feature));
       } else {
         throw new ValidationError(`Unknown action "${change.action}".`);
       }

@@ -4,6 +4,7 @@ import type { Principal } from "../auth/principal.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { requireProject } from "../projects/require-project.ts";
+import { inTransaction } from "../transactions/in-transaction.ts";
 
 export interface ChangeRequestConfig {
   environment: string;
@@ -36,29 +37,33 @@ export async function changeRequestConfig(db: Kysely<Database>, projectId: strin
 
 /** Turns change requests on or off for an environment enabled in the project, and records who did. */
 export async function setChangeRequestConfig(
-  trx: Kysely<Database>,
+  db: Kysely<Database>,
   by: Principal | null,
   projectId: string,
   environment: string,
   settings: { changeRequestsEnabled: boolean; requiredApprovals: number },
 ): Promise<ChangeRequestConfig> {
-  await requireProject(trx, projectId);
-  const env = await trx
-    .selectFrom("environments as e")
-    .leftJoin("project_environments as pe", (join) => join.onRef("pe.environment_name", "=", "e.name").on("pe.project_id", "=", projectId))
-    .select(["e.name", "e.type", "pe.project_id"])
-    .where("e.name", "=", environment)
-    .executeTakeFirst();
-  if (!env) throw new NotFoundError(`There is no environment "${environment}".`);
-  if (!env.project_id) throw new NotFoundError(`The environment "${environment}" is not enabled in the project "${projectId}".`);
-  const values = { enabled: settings.changeRequestsEnabled, required_approvals: settings.requiredApprovals };
-  await trx
-    .insertInto("change_request_settings")
-    .values({ project_id: projectId, environment_name: environment, ...values })
-    .onConflict((oc) => oc.columns(["project_id", "environment_name"]).doUpdateSet(values))
-    .execute();
-  await appendEvent(trx, by, { type: "change-request-configuration-updated", project: projectId, environment, data: settings });
-  return { environment, type: env.type, ...settings };
+  return inTransaction(db, async (trx) => {
+    await requireProject(trx, projectId);
+    const env = await trx
+      .selectFrom("environments as e")
+      .leftJoin("project_environments as pe", (join) =>
+        join.onRef("pe.environment_name", "=", "e.name").on("pe.project_id", "=", projectId),
+      )
+      .select(["e.name", "e.type", "pe.project_id"])
+      .where("e.name", "=", environment)
+      .executeTakeFirst();
+    if (!env) throw new NotFoundError(`There is no environment "${environment}".`);
+    if (!env.project_id) throw new NotFoundError(`The environment "${environment}" is not enabled in the project "${projectId}".`);
+    const values = { enabled: settings.changeRequestsEnabled, required_approvals: settings.requiredApprovals };
+    await trx
+      .insertInto("change_request_settings")
+      .values({ project_id: projectId, environment_name: environment, ...values })
+      .onConflict((oc) => oc.columns(["project_id", "environment_name"]).doUpdateSet(values))
+      .execute();
+    await appendEvent(trx, by, { type: "change-request-configuration-updated", project: projectId, environment, data: settings });
+    return { environment, type: env.type, ...settings };
+  });
 }
 
 /** The settings of one environment where change requests are on, or null when they are off there. */

@@ -1,11 +1,13 @@
 import type { Database } from "@vexil/db";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
 import { ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { moveRefusal } from "./allowed-moves.ts";
 import { applyChangeRequest } from "./apply-change-request.ts";
-import type { ChangeRequestState } from "./change-request.ts";
+import { inTransaction } from "../transactions/in-transaction.ts";
+import type { ChangeRequestState, ChangeRequestView } from "./change-request.ts";
+import { changeRequestView } from "./get-change-request.ts";
 import { requireChangeRequest } from "./require-change-request.ts";
 
 export interface StateChange {
@@ -16,15 +18,20 @@ export interface StateChange {
 
 /**
  * Moves a change request to another state under the rules of docs/flag-model.md#change-request-states (`moveRefusal`
- * decides who may make which move), in the caller's transaction; applying carries the changes out in that same transaction.
+ * decides who may make which move) and returns it; applying carries the changes out in the same transaction.
  */
 export async function moveChangeRequest(
-  trx: Kysely<Database>,
+  db: Kysely<Database>,
   by: Principal,
   projectId: string,
   id: number,
   change: StateChange,
-): Promise<void> {
+): Promise<ChangeRequestView> {
+  await inTransaction(db, (trx) => storeMove(trx, by, projectId, id, change));
+  return changeRequestView(db, id, by);
+}
+
+async function storeMove(trx: Transaction<Database>, by: Principal, projectId: string, id: number, change: StateChange): Promise<void> {
   // The row is locked: two approvers, or an approver and the scheduler, must not both act on one state.
   const request = await requireChangeRequest(trx, projectId, id, { forUpdate: true });
   const from = request.state as ChangeRequestState;

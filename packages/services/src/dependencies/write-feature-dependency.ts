@@ -1,12 +1,14 @@
 import type { Database } from "@vexil/db";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
+import { assertDirectFeatureWriteAllowed } from "../change-requests/assert-direct-write-allowed.ts";
 import { NotFoundError, ValidationError } from "../errors/domain-error.ts";
 import { parseInput } from "../errors/parse-input.ts";
 import { appendEvent } from "../events/append-event.ts";
+import { inTransaction } from "../transactions/in-transaction.ts";
 import { dependencyInputSchema, type FeatureDependency } from "./feature-dependency.ts";
 
-async function requireFeatureIn(trx: Kysely<Database>, projectId: string, featureName: string): Promise<void> {
+async function requireFeatureIn(trx: Transaction<Database>, projectId: string, featureName: string): Promise<void> {
   const row = await trx.selectFrom("features").select("project_id").where("name", "=", featureName).executeTakeFirst();
   if (!row || row.project_id !== projectId)
     throw new NotFoundError(`The feature "${featureName}" does not exist in the project "${projectId}".`);
@@ -16,12 +18,38 @@ const refuse = (message: string): never => {
   throw new ValidationError(`${message}.`, [{ path: "feature", message }]);
 };
 
-/**
- * POST .../dependencies: the child depends on a parent of the same project, one level deep, so no
- * cycle can form: a parent has no parents, and a child is nobody's parent. Adding it again replaces it.
- */
+/** POST .../dependencies: makes a feature depend on a parent, directly (the four-eyes rule applies to the whole project). */
 export async function addFeatureDependency(
-  trx: Kysely<Database>,
+  db: Kysely<Database>,
+  by: Principal | null,
+  path: { projectId: string; featureName: string },
+  input: unknown,
+): Promise<FeatureDependency> {
+  return inTransaction(db, async (trx) => {
+    await assertDirectFeatureWriteAllowed(trx, by, path.projectId);
+    return storeFeatureDependency(trx, by, path, input);
+  });
+}
+
+/** DELETE .../dependencies/:parent, directly (the four-eyes rule applies to the whole project). */
+export async function deleteFeatureDependency(
+  db: Kysely<Database>,
+  by: Principal | null,
+  path: { projectId: string; featureName: string },
+  parent: string,
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await assertDirectFeatureWriteAllowed(trx, by, path.projectId);
+    await removeFeatureDependency(trx, by, path, parent);
+  });
+}
+
+/**
+ * Stores a dependency on a parent of the same project, one level deep, so no cycle can form: a
+ * parent has no parents, and a child is nobody's parent. Storing it again replaces it.
+ */
+export async function storeFeatureDependency(
+  trx: Transaction<Database>,
   by: Principal | null,
   path: { projectId: string; featureName: string },
   input: unknown,
@@ -52,9 +80,9 @@ export async function addFeatureDependency(
   return result;
 }
 
-/** DELETE .../dependencies/:parent. */
-export async function deleteFeatureDependency(
-  trx: Kysely<Database>,
+/** Removes a stored dependency. */
+export async function removeFeatureDependency(
+  trx: Transaction<Database>,
   by: Principal | null,
   path: { projectId: string; featureName: string },
   parent: string,

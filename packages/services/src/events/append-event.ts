@@ -1,5 +1,5 @@
 import type { Database } from "@vexil/db";
-import type { Kysely } from "kysely";
+import type { Transaction } from "kysely";
 import { type Principal, actorName, actorUserId } from "../auth/principal.ts";
 
 export interface NewEvent {
@@ -15,7 +15,7 @@ export interface NewEvent {
  * Appends to the event log. Call it with the transaction of the write it records, so that the
  * write and its event are stored together or not at all.
  */
-export async function appendEvent(trx: Kysely<Database>, by: Principal | null, event: NewEvent): Promise<void> {
+export async function appendEvent(trx: Transaction<Database>, by: Principal | null, event: NewEvent): Promise<void> {
   await trx
     .insertInto("events")
     .values({

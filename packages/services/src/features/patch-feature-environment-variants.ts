@@ -1,6 +1,8 @@
 import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
 import type { Principal } from "../auth/principal.ts";
+import { assertDirectWriteAllowed } from "../change-requests/assert-direct-write-allowed.ts";
+import { inTransaction } from "../transactions/in-transaction.ts";
 import { applyJsonPatch, type JsonPatchOperation } from "./apply-json-patch.ts";
 import type { FeatureEnvironmentPath } from "./locate-feature-environment.ts";
 import { parseVariants } from "./parse-variants.ts";
@@ -9,15 +11,19 @@ import type { Variant } from "./variant.ts";
 
 /**
  * PATCH: applies an RFC 6902 patch to the stored variants (sorted by name, as a GET shows them),
- * then validates and normalises the result exactly as a PUT would.
+ * then validates and normalises the result exactly as a PUT would; a direct write, so the
+ * four-eyes rule applies.
  */
 export async function patchFeatureEnvironmentVariants(
-  trx: Kysely<Database>,
+  db: Kysely<Database>,
   by: Principal | null,
   path: FeatureEnvironmentPath,
   patch: JsonPatchOperation[],
 ): Promise<Variant[]> {
-  return updateFeatureEnvironmentVariants(trx, by, path, (before) =>
-    parseVariants(applyJsonPatch(before, patch), { what: "The variants after the patch" }),
-  );
+  return inTransaction(db, async (trx) => {
+    await assertDirectWriteAllowed(trx, by, path);
+    return updateFeatureEnvironmentVariants(trx, by, path, (before) =>
+      parseVariants(applyJsonPatch(before, patch), { what: "The variants after the patch" }),
+    );
+  });
 }

@@ -1,14 +1,29 @@
 import type { Database } from "@vexil/db";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
+import { assertDirectWriteAllowed } from "../change-requests/assert-direct-write-allowed.ts";
+import { inTransaction } from "../transactions/in-transaction.ts";
 import type { FeatureEnvironmentPath } from "./locate-feature-environment.ts";
 import { parseVariants } from "./parse-variants.ts";
 import { updateFeatureEnvironmentVariants } from "./update-feature-environment-variants.ts";
 import type { Variant } from "./variant.ts";
 
-/** PUT: replaces the variants of one environment; returns them as stored. */
+/** PUT: replaces the variants of one environment, directly (the four-eyes rule applies); returns them as stored. */
 export async function replaceFeatureEnvironmentVariants(
-  trx: Kysely<Database>,
+  db: Kysely<Database>,
+  by: Principal | null,
+  path: FeatureEnvironmentPath,
+  variants: unknown,
+): Promise<Variant[]> {
+  return inTransaction(db, async (trx) => {
+    await assertDirectWriteAllowed(trx, by, path);
+    return storeFeatureEnvironmentVariants(trx, by, path, variants);
+  });
+}
+
+/** Validates and stores the whole variants array of one environment; a direct write and an applied change both end here. */
+export async function storeFeatureEnvironmentVariants(
+  trx: Transaction<Database>,
   by: Principal | null,
   path: FeatureEnvironmentPath,
   variants: unknown,

@@ -1,12 +1,27 @@
 import type { Database } from "@vexil/db";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
+import { assertDirectWriteAllowed } from "../change-requests/assert-direct-write-allowed.ts";
 import { appendEvent } from "../events/append-event.ts";
+import { inTransaction } from "../transactions/in-transaction.ts";
 import { type FeatureEnvironmentPath, locateFeatureEnvironment } from "./locate-feature-environment.ts";
 
-/** Turns a feature on or off in one environment, in the caller's transaction. */
+/** Turns a feature on or off in one environment, directly: the four-eyes rule applies. */
 export async function setFeatureEnvironmentEnabled(
-  trx: Kysely<Database>,
+  db: Kysely<Database>,
+  by: Principal | null,
+  path: FeatureEnvironmentPath,
+  enabled: boolean,
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await assertDirectWriteAllowed(trx, by, path);
+    await storeFeatureEnvironmentEnabled(trx, by, path, enabled);
+  });
+}
+
+/** Stores a feature's on/off state in one environment with its event; a direct write and an applied change both end here. */
+export async function storeFeatureEnvironmentEnabled(
+  trx: Transaction<Database>,
   by: Principal | null,
   path: FeatureEnvironmentPath,
   enabled: boolean,

@@ -1,5 +1,5 @@
 import type { Database } from "@vexil/db";
-import type { Kysely } from "kysely";
+import type { Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { type FeatureEnvironmentPath, locateFeatureEnvironment } from "./locate-feature-environment.ts";
@@ -11,7 +11,7 @@ import { type Variant, variantsFromJson } from "./variant.ts";
  * nothing has been written by then.
  */
 export async function updateFeatureEnvironmentVariants(
-  trx: Kysely<Database>,
+  trx: Transaction<Database>,
   by: Principal | null,
   path: FeatureEnvironmentPath,
   change: (before: Variant[]) => Variant[],

@@ -5,6 +5,7 @@ import { NameExistsError, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { assertUrlSafeName } from "../features/url-safe-name.ts";
 import { type Project, projectFromRow } from "./project.ts";
+import { inTransaction } from "../transactions/in-transaction.ts";
 
 export interface NewProject {
   id: string;
@@ -12,21 +13,23 @@ export interface NewProject {
   description?: string | null | undefined;
 }
 
-/** Creates a project with no environments enabled; call it inside the request's transaction. */
-export async function createProject(trx: Kysely<Database>, by: Principal | null, input: NewProject): Promise<Project> {
-  assertUrlSafeName(input.id, "id");
-  if (input.name.trim() === "") throw new ValidationError('"name" must not be empty.', [{ path: "name", message: "must not be empty" }]);
+/** Creates a project with no environments enabled. */
+export async function createProject(db: Kysely<Database>, by: Principal | null, input: NewProject): Promise<Project> {
+  return inTransaction(db, async (trx) => {
+    assertUrlSafeName(input.id, "id");
+    if (input.name.trim() === "") throw new ValidationError('"name" must not be empty.', [{ path: "name", message: "must not be empty" }]);
 
-  // ON CONFLICT rather than a prior look-up, so that two concurrent creates cannot both succeed.
-  const row = await trx
-    .insertInto("projects")
-    .values({ id: input.id, name: input.name, description: input.description ?? null })
-    .onConflict((oc) => oc.column("id").doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw new NameExistsError(`A project with the id "${input.id}" already exists.`);
+    // ON CONFLICT rather than a prior look-up, so that two concurrent creates cannot both succeed.
+    const row = await trx
+      .insertInto("projects")
+      .values({ id: input.id, name: input.name, description: input.description ?? null })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new NameExistsError(`A project with the id "${input.id}" already exists.`);
 
-  const project = projectFromRow(row);
-  await appendEvent(trx, by, { type: "project-created", project: project.id, data: project });
-  return project;
+    const project = projectFromRow(row);
+    await appendEvent(trx, by, { type: "project-created", project: project.id, data: project });
+    return project;
+  });
 }

@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@vexil/db";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
+import { assertDirectWriteAllowed } from "../change-requests/assert-direct-write-allowed.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { type FeatureEnvironmentPath, locateFeatureEnvironment } from "../features/locate-feature-environment.ts";
 import type { FeatureStrategy } from "./feature-strategy.ts";
 import { getFeatureStrategy } from "./list-feature-strategies.ts";
 import { type ParsedStrategy, parseStrategy } from "./parse-strategy.ts";
+import { inTransaction } from "../transactions/in-transaction.ts";
 
 const eventScope = (path: FeatureEnvironmentPath) => ({
   project: path.projectId,
@@ -16,12 +18,12 @@ const eventScope = (path: FeatureEnvironmentPath) => ({
 });
 
 /** Checks the path and queues writers of one feature on its row, as the variants writer does. */
-async function lockFeature(trx: Kysely<Database>, path: FeatureEnvironmentPath): Promise<void> {
+async function lockFeature(trx: Transaction<Database>, path: FeatureEnvironmentPath): Promise<void> {
   await locateFeatureEnvironment(trx, path);
   await trx.selectFrom("features").select("name").where("name", "=", path.featureName).forNoKeyUpdate().execute();
 }
 
-async function storeSegments(trx: Kysely<Database>, strategyId: string, segments: number[]): Promise<void> {
+async function storeSegments(trx: Transaction<Database>, strategyId: string, segments: number[]): Promise<void> {
   await trx.deleteFrom("feature_strategy_segments").where("strategy_id", "=", strategyId).execute();
   if (segments.length === 0) return;
   await trx
@@ -40,9 +42,49 @@ const columns = (s: ParsedStrategy, sortOrder: number) => ({
   variants: JSON.stringify(s.variants),
 });
 
-/** POST .../strategies: adds a strategy after the others (or at its sortOrder); 200 with it. */
+/** POST .../strategies: adds a strategy directly (the four-eyes rule applies). */
 export async function addFeatureStrategy(
-  trx: Kysely<Database>,
+  db: Kysely<Database>,
+  by: Principal | null,
+  path: FeatureEnvironmentPath,
+  input: unknown,
+): Promise<FeatureStrategy> {
+  return inTransaction(db, async (trx) => {
+    await assertDirectWriteAllowed(trx, by, path);
+    return insertFeatureStrategy(trx, by, path, input);
+  });
+}
+
+/** PUT .../strategies/:id: replaces a strategy directly (the four-eyes rule applies). */
+export async function updateFeatureStrategy(
+  db: Kysely<Database>,
+  by: Principal | null,
+  path: FeatureEnvironmentPath,
+  strategyId: string,
+  input: unknown,
+): Promise<FeatureStrategy> {
+  return inTransaction(db, async (trx) => {
+    await assertDirectWriteAllowed(trx, by, path);
+    return replaceFeatureStrategy(trx, by, path, strategyId, input);
+  });
+}
+
+/** DELETE .../strategies/:id, directly (the four-eyes rule applies). */
+export async function deleteFeatureStrategy(
+  db: Kysely<Database>,
+  by: Principal | null,
+  path: FeatureEnvironmentPath,
+  strategyId: string,
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await assertDirectWriteAllowed(trx, by, path);
+    await removeFeatureStrategy(trx, by, path, strategyId);
+  });
+}
+
+/** Stores a new strategy after the others (or at its sortOrder); a direct write and an applied change both end here. */
+export async function insertFeatureStrategy(
+  trx: Transaction<Database>,
   by: Principal | null,
   path: FeatureEnvironmentPath,
   input: unknown,
@@ -71,9 +113,9 @@ export async function addFeatureStrategy(
   return created;
 }
 
-/** PUT .../strategies/:id: replaces the strategy; a sortOrder left out keeps its place. */
-export async function updateFeatureStrategy(
-  trx: Kysely<Database>,
+/** Replaces a stored strategy; a sortOrder left out keeps its place. */
+export async function replaceFeatureStrategy(
+  trx: Transaction<Database>,
   by: Principal | null,
   path: FeatureEnvironmentPath,
   strategyId: string,
@@ -93,9 +135,9 @@ export async function updateFeatureStrategy(
   return after;
 }
 
-/** DELETE .../strategies/:id. */
-export async function deleteFeatureStrategy(
-  trx: Kysely<Database>,
+/** Removes a stored strategy. */
+export async function removeFeatureStrategy(
+  trx: Transaction<Database>,
   by: Principal | null,
   path: FeatureEnvironmentPath,
   strategyId: string,

@@ -2,8 +2,9 @@ import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
 import type { PasswordHasher } from "../auth/password-hasher.ts";
 import type { Principal } from "../auth/principal.ts";
-import { NotFoundError } from "../errors/domain-error.ts";
+import { NoAccessError, NotFoundError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
+import { inTransaction } from "../transactions/in-transaction.ts";
 import { checkPasswordPolicy } from "./password-policy.ts";
 
 /** Sets a new password and ends every session of that user (docs/auth.md#sessions). */
@@ -16,7 +17,7 @@ export async function changePassword(
 ): Promise<void> {
   checkPasswordPolicy(password);
   const hash = await hasher.hash(password);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const updated = await trx
       .updateTable("users")
       .set({ password_hash: hash, login_attempts: 0 })
@@ -30,4 +31,10 @@ export async function changePassword(
       data: { id: userId, username: updated.username, sessionsEnded: Number(ended.numDeletedRows) },
     });
   });
+}
+
+/** Sets the caller's own password; an API token has none to change. */
+export async function changeOwnPassword(db: Kysely<Database>, hasher: PasswordHasher, by: Principal, password: string): Promise<void> {
+  if (by.kind !== "user") throw new NoAccessError("Only a user has a password to change.");
+  await changePassword(db, hasher, by, by.userId, password);
 }

@@ -5,6 +5,7 @@ import type { RootRoleId } from "../auth/permissions.ts";
 import type { Principal } from "../auth/principal.ts";
 import { NameExistsError, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
+import { inTransaction } from "../transactions/in-transaction.ts";
 import { checkPasswordPolicy } from "./password-policy.ts";
 import { isUniqueViolation } from "./unique-violation.ts";
 import { toUser, type User, userEventData } from "./user.ts";
@@ -18,8 +19,8 @@ export interface NewUser {
 }
 
 /**
- * Creates a user. It takes the root database rather than a transaction because the password is
- * hashed first, outside any transaction, so that no connection is held during bcrypt.
+ * Creates a user. The password is hashed before the transaction opens, so that no connection is
+ * held during bcrypt.
  */
 export async function createUser(db: Kysely<Database>, hasher: PasswordHasher, by: Principal | null, input: NewUser): Promise<User> {
   if (!input.username && !input.email) {
@@ -29,7 +30,7 @@ export async function createUser(db: Kysely<Database>, hasher: PasswordHasher, b
   const passwordHash = input.password ? await hasher.hash(input.password) : null;
 
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await inTransaction(db, async (trx) => {
       const row = await trx
         .insertInto("users")
         .values({
