@@ -16,7 +16,7 @@ const ADMIN_TOKEN_ENVIRONMENT = "development";
 
 /** The environment and projects a caller of the client API is served (after checkAccess "client"). */
 export function clientScope(principal: Principal): { environment: string; projects: string[] } {
-  if (principal.kind === "client-token" && principal.environment !== "*") {
+  if (principal.kind === "sdk-token" && principal.environment !== "*") {
     return { environment: principal.environment, projects: principal.projects };
   }
   return { environment: ADMIN_TOKEN_ENVIRONMENT, projects: [ALL_PROJECTS] };
