@@ -1,7 +1,7 @@
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { clientScope, readsSegmentsAtTop } from "./client-scope.ts";
-import { clientQueryFrom } from "./client-streaming/client-query.ts";
+import { clientQueryFrom } from "./client-query.ts";
 import { etagMatches } from "./etag-match.ts";
 import type { RawHandler } from "./trpc.ts";
 

@@ -1,6 +1,6 @@
 import { clientScope } from "../client-scope.ts";
 import type { RawHandler } from "../trpc.ts";
-import { clientQueryFrom, narrowEvents, narrowHydration } from "./client-query.ts";
+import { clientQueryFrom, narrowEvents, narrowHydration } from "../client-query.ts";
 
 /** The revision an SDK holds, from its If-None-Match (`"<revision>"`, as this route's ETag gives it). */
 export function revisionFrom(header: string | string[] | undefined): number | undefined {

@@ -3,7 +3,7 @@ import { clientScope } from "../client-scope.ts";
 import type { ProtectedContext } from "../context.ts";
 import { sendJson } from "../rest-bridge.ts";
 import type { RawHandler } from "../trpc.ts";
-import { type ClientQuery, clientQueryFrom, narrowHydration } from "./client-query.ts";
+import { type ClientQuery, clientQueryFrom, narrowHydration } from "../client-query.ts";
 
 function lastEventIdFrom(header: string | string[] | undefined): number | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { ClientDeltaEvent, ClientScopeHub, ClientFeatureUpdate } from "@vexil/services";
-import { type ClientQuery, clientQueryKey, narrowEvents, narrowHydration } from "./client-query.ts";
+import { type ClientQuery, clientQueryKey, narrowEvents, narrowHydration } from "../client-query.ts";
 
 export interface ClientStreamsOptions {
   /** Streams this instance keeps open; past it an SDK is told to poll instead. */
