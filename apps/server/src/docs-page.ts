@@ -18,9 +18,9 @@ const file = (dir: string, name: string, type: string): Asset => ({ body: readFi
 
 /**
  * The API reference page at `/docs`: Swagger UI from npm, served with its assets from this
- * server, reading `/docs/openapi.json`. Returns false for a path it does not serve.
+ * server, reading `/docs/openapi.json`. Returns false for a request it does not serve.
  */
-export function createDocsPage(): (path: string, res: ServerResponse) => boolean {
+export function createDocsPage(): (method: string, path: string, res: ServerResponse) => boolean {
   const page = file(own, "index.html", "text/html; charset=utf-8");
   const assets = new Map<string, Asset>([
     ["swagger-ui.css", file(swaggerUi, "swagger-ui.css", "text/css; charset=utf-8")],
@@ -28,7 +28,8 @@ export function createDocsPage(): (path: string, res: ServerResponse) => boolean
     ["favicon-32x32.png", file(swaggerUi, "favicon-32x32.png", "image/png")],
     ["vexil-docs.js", file(own, "vexil-docs.js", "text/javascript; charset=utf-8")],
   ]);
-  return (path, res) => {
+  return (method, path, res) => {
+    if (method !== "GET") return false;
     const asset = path === "/docs" || path === "/docs/" ? page : path.startsWith("/docs/assets/") ? assets.get(path.slice(13)) : undefined;
     if (!asset) return false;
     res.writeHead(200, {

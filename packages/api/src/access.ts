@@ -16,15 +16,15 @@ export function checkAccess(principal: Principal | null, access: Access, environ
   if (access === "public") return;
   if (!principal) throw new AuthenticationRequired();
   if (access === "client") {
-    if (principal.kind === "admin-token" || (principal.kind === "client-token" && principal.type === "client")) return;
+    if (principal.kind === "admin-token" || (principal.kind === "sdk-token" && principal.type === "client")) return;
     throw new NoAccessError("The client API takes a client token (or an admin token); this one cannot use it.");
   }
   if (access === "frontend") {
-    if (principal.kind === "admin-token" || (principal.kind === "client-token" && principal.type === "frontend")) return;
+    if (principal.kind === "admin-token" || (principal.kind === "sdk-token" && principal.type === "frontend")) return;
     throw new NoAccessError("The frontend API takes a frontend token (or an admin token); this one cannot use it.");
   }
-  if (principal.kind === "client-token") {
-    // The 403 names the missing permission (docs/errors.md#no-access); a client token holds none of them.
+  if (principal.kind === "sdk-token") {
+    // The 403 names the missing permission (docs/errors.md#no-access); an SDK token (client or frontend) holds none of them.
     const why = `A ${principal.type} token cannot use the admin API; use an admin token or a personal access token.`;
     throw access === "authenticated" ? new NoAccessError(why) : NoAccessError.forPermission(access, environment, why);
   }

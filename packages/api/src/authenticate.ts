@@ -9,7 +9,7 @@ import { readSessionCookie, unsealSessionId } from "./session-cookie.ts";
  */
 export async function authenticate(deps: ApiDeps, headers: { authorization?: string; cookie?: string }): Promise<Principal | null> {
   const resolve = (credential: string, lookUp: () => Promise<CredentialLookup<Principal> | null>) =>
-    deps.principals ? deps.principals.resolve(credential, lookUp) : lookUp().then((found) => found?.value ?? null);
+    deps.principals.resolve(credential, lookUp);
   const authorization = headers.authorization?.trim();
   if (authorization) {
     const token = authorization.replace(/^Bearer\s+/i, "");

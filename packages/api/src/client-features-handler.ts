@@ -1,14 +1,10 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import { ValidationError } from "@vexil/services";
-import { checkAccess } from "./access.ts";
-import { readsSegmentsAtTop, renderedFeatures } from "./client-scope.ts";
-import type { Context } from "./context.ts";
+import { clientScope, readsSegmentsAtTop } from "./client-scope.ts";
+import { clientQueryFrom } from "./client-query.ts";
 import { etagMatches } from "./etag-match.ts";
-import { sendError } from "./rest-bridge.ts";
+import type { RawHandler } from "./trpc.ts";
 
-const MAX_QUERY_VALUE = 100;
 // Below this a body is sent as it is: compressing it would save less than its headers weigh.
 const MIN_GZIP_BYTES = 1_024;
 const gzipAsync = promisify(gzip);
@@ -38,44 +34,31 @@ function acceptsGzip(header: string | string[] | undefined): boolean {
 }
 
 /**
- * `GET /api/client/features`, at the edge rather than through the REST bridge: SDKs poll it every
+ * `GET /api/client/features` over REST, a raw handler rather than the procedure: SDKs poll it every
  * few seconds, so it answers prepared bytes from the snapshot (no JSON to build per request),
  * gzipped once per snapshot for SDKs that accept it (the Node SDK's fetch asks for gzip), and a matching
- * If-None-Match is a 304 with no body, which the bridge has no way to say.
+ * If-None-Match is a 304 with no body.
  */
-export async function handleClientFeatures(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
-  try {
-    req.resume();
-    checkAccess(ctx.principal, "client");
-    const params = new URL(req.url ?? "/", "http://x").searchParams;
-    const projects = params.getAll("project");
-    const namePrefix = params.get("namePrefix") ?? undefined;
-    for (const [name, value] of [...projects.map((p) => ["project", p] as const), ["namePrefix", namePrefix ?? ""] as const]) {
-      if (value.length > MAX_QUERY_VALUE) {
-        throw new ValidationError(`"${name}" may be at most ${MAX_QUERY_VALUE} characters.`, [{ path: name, message: "too long" }]);
-      }
-    }
-    const spec = req.headers["unleash-client-spec"];
-    const rendered = await renderedFeatures(ctx.deps, ctx.principal, {
-      projects,
-      namePrefix,
-      inlineSegmentConstraints: !readsSegmentsAtTop(Array.isArray(spec) ? spec[0] : spec),
-    });
-    if (etagMatches(req.headers["if-none-match"], rendered.etag)) {
-      res.writeHead(304, { etag: rendered.etag });
-      res.end();
-      return;
-    }
-    const headers = { etag: rendered.etag, "content-type": "application/json; charset=utf-8", vary: "accept-encoding" };
-    if (rendered.body.length >= MIN_GZIP_BYTES && acceptsGzip(req.headers["accept-encoding"])) {
-      const body = await gzipOf(rendered.body);
-      res.writeHead(200, { ...headers, "content-encoding": "gzip", "content-length": body.length });
-      res.end(body);
-      return;
-    }
-    res.writeHead(200, { ...headers, "content-length": rendered.body.length });
-    res.end(rendered.body);
-  } catch (error) {
-    sendError(res, ctx.log, error);
+export const handleClientFeatures: RawHandler = async (req, res, ctx) => {
+  const query = clientQueryFrom(req.url);
+  const spec = req.headers["unleash-client-spec"];
+  const rendered = await ctx.deps.servedFeatures.rendered(clientScope(ctx.principal), {
+    projects: query.projects,
+    namePrefix: query.namePrefix,
+    inlineSegmentConstraints: !readsSegmentsAtTop(Array.isArray(spec) ? spec[0] : spec),
+  });
+  if (etagMatches(req.headers["if-none-match"], rendered.etag)) {
+    res.writeHead(304, { etag: rendered.etag });
+    res.end();
+    return;
   }
-}
+  const headers = { etag: rendered.etag, "content-type": "application/json; charset=utf-8", vary: "accept-encoding" };
+  if (rendered.body.length >= MIN_GZIP_BYTES && acceptsGzip(req.headers["accept-encoding"])) {
+    const body = await gzipOf(rendered.body);
+    res.writeHead(200, { ...headers, "content-encoding": "gzip", "content-length": body.length });
+    res.end(body);
+    return;
+  }
+  res.writeHead(200, { ...headers, "content-length": rendered.body.length });
+  res.end(rendered.body);
+};

@@ -1,12 +1,5 @@
 import type { AuthCache, Database } from "@vexil/db";
-import type {
-  ClientFeatureHubs,
-  ClientFeatureSnapshots,
-  ClientMetricsBuffer,
-  LoginPolicy,
-  PasswordHasher,
-  Principal,
-} from "@vexil/services";
+import type { ClientMetricsBuffer, LoginPolicy, PasswordHasher, Principal, ServedFeatures } from "@vexil/services";
 import type { Kysely } from "kysely";
 import type { ClientStreams } from "./client-streaming/client-streams.ts";
 import type { CookieSettings } from "./session-cookie.ts";
@@ -28,16 +21,14 @@ export interface ApiDeps {
   hasher: PasswordHasher;
   cookies: CookieSettings;
   loginPolicy: LoginPolicy;
-  /** Who credentials stand for, kept between requests; without it every request looks them up. */
-  principals?: AuthCache<Principal>;
-  /** What the client API serves, kept between polls; without it every poll reads the database. */
-  clientFeatures?: ClientFeatureSnapshots;
-  /** What the client API serves as revisions, for delta polls and streams; without it every delta poll is a hydration. */
-  clientFeatureHubs?: ClientFeatureHubs;
-  /** The open `GET /api/client/streaming` responses; without it that route is not served. */
-  clientStreams?: ClientStreams;
-  /** Where SDK metrics wait to be stored in batches; without it each report is stored at once. */
-  clientMetrics?: ClientMetricsBuffer;
+  /** Who credentials stand for, kept between requests. */
+  principals: AuthCache<Principal>;
+  /** What SDKs are served (client, delta, streaming and frontend APIs): snapshots, renderings and revisions per scope. */
+  servedFeatures: ServedFeatures;
+  /** The open `GET /api/client/streaming` responses. */
+  clientStreams: ClientStreams;
+  /** Where SDK metrics wait to be stored in batches. */
+  clientMetrics: ClientMetricsBuffer;
 }
 
 /** What a procedure knows about the request it serves. */
@@ -53,3 +44,6 @@ export interface Context {
   /** Sets a response header (Location, Set-Cookie) on whichever transport serves the call. */
   setHeader(name: string, value: string | string[]): void;
 }
+
+/** The context of a caller who passed the route's access rule. */
+export type ProtectedContext = Context & { principal: Principal };

@@ -106,7 +106,7 @@ export function toHttpFailure(error: unknown): HttpFailure {
   if (kind instanceof DomainError || kind instanceof TransportError) {
     const status: number = STATUS_BY_NAME[kind.name];
     const body: ErrorBody = { id, name: kind.name, message: kind.message };
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = kind instanceof TransportError ? { ...kind.headers } : {};
     if (kind instanceof ValidationError) body.details = kind.details;
     if (kind instanceof TooManyRequests) headers["retry-after"] = String(kind.retryAfterSeconds);
     if (kind.name === "ServiceUnavailable") headers["retry-after"] = String(RETRY_AFTER_UNAVAILABLE_SECONDS);

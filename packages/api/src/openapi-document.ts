@@ -32,20 +32,20 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
   },
 };
 
-const STREAMING_PATH = "/api/client/streaming";
-// Served at the edge as server-sent events; a caller that accepts only JSON gets the first event's data, as the procedure answers it.
-const streamingSuccess = (json: ResponseObject): ResponseObject => ({
-  description:
-    "Server-sent events: `id: <revision>`, `event: unleash-connected` or `unleash-updated`, `data: {\"events\": [...]}` (ClientDelta); `: heartbeat` comments; or, past the instance's stream limit, `event: fetch-mode` with `data: polling`. With `Accept: application/json` (and not `text/event-stream`), the first event's data as JSON.",
+/** A 200 that a raw handler may send as server-sent events; a caller that accepts only JSON gets the procedure's output. */
+const eventStreamSuccess = (json: ResponseObject, description: string): ResponseObject => ({
+  description,
   content: { "text/event-stream": { schema: { type: "string" } }, ...json.content },
 });
+
+const NOT_MODIFIED: ResponseObject = { description: "Not modified: the If-None-Match matched the ETag; no body." };
 
 const ANY_CREDENTIALS: SecurityRequirementObject[] = [{ apiToken: [] }, { sessionCookie: [] }];
 
 /**
  * The OpenAPI 3.1 document of the REST surface: trpc-to-openapi's paths and schemas, corrected to
- * what the REST bridge really does (success status, bare array bodies, every error status with
- * the one Error schema, credentials, examples).
+ * what the REST bridge really does (success status, bare array bodies, what raw handlers answer
+ * besides JSON, every error status with the one Error schema, credentials, examples).
  */
 export function createOpenApiDocument(router: AnyRouter, info: { version: string; baseUrl?: string }): OpenAPIObject {
   const doc = generateOpenApiDocument(router, {
@@ -72,11 +72,10 @@ export function createOpenApiDocument(router: AnyRouter, info: { version: string
       operation.security = securityOf(found.meta);
       if (operation.requestBody) operation.requestBody = requestBodyOf(operation.requestBody as RequestBodyObject, found.meta, example);
       const success = successOf(operation.responses?.["200"] as ResponseObject, example);
+      const raw = found.meta.raw;
       operation.responses = {
-        [String(found.meta.successStatus ?? 200)]: path === STREAMING_PATH ? streamingSuccess(success) : success,
-        ...(path === "/api/client/features" || path === "/api/client/delta" || path === "/api/frontend"
-          ? { "304": { description: "Not modified: the If-None-Match matched the ETag; no body." } }
-          : {}),
+        [String(found.meta.successStatus ?? 200)]: raw?.eventStream ? eventStreamSuccess(success, raw.eventStream) : success,
+        ...(raw?.notModified ? { "304": NOT_MODIFIED } : {}),
         ...errorResponses(operationFailures(found)),
       };
     }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AnyRouter } from "@trpc/server";
 import { NotFoundError, ValidationError } from "@vexil/services";
 import { checkAccess } from "./access.ts";
-import type { Context, Logger } from "./context.ts";
+import type { Context, Logger, ProtectedContext } from "./context.ts";
 import { type HttpFailure, toHttpFailure } from "./error-response.ts";
 import { readJsonBody } from "./request-body.ts";
 import { type RestRoute, restRoutes } from "./rest-routes.ts";
@@ -22,6 +22,10 @@ export type RestHandler = (req: IncomingMessage, res: ServerResponse, ctx: Conte
 
 function compileRoutes(router: AnyRouter): MatchableRoute[] {
   const routes = restRoutes(router).map((route) => {
+    if (route.meta.raw && route.meta.access === "public") {
+      // A raw handler is given the caller's principal; a public route has none to give.
+      throw new Error(`${route.procedurePath}: a raw route cannot be public.`);
+    }
     const source = route.path
       .split("/")
       .map((segment) => (/^\{\w+\}$/.test(segment) ? "([^/]+)" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
@@ -52,7 +56,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(payload);
 }
 
-export function sendFailure(res: ServerResponse, failure: HttpFailure): void {
+function sendFailure(res: ServerResponse, failure: HttpFailure): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -83,9 +87,10 @@ function queryParameters(url: string, queryAt: number): Record<string, string | 
 }
 
 /**
- * Serves the router's procedures at the paths their `meta.openapi` documents, checking in the
- * order of docs/errors.md#check-order (route, 401, 403, 415, 413, 400), through a tRPC caller so that middleware and
- * zod validation are the same as on `/trpc`.
+ * Serves the router's routes at the paths their `meta.openapi` documents, checking in the
+ * order of docs/errors.md#check-order (route, 401, 403, 415, 413, 400), then either hands the request to the route's
+ * raw handler or calls the procedure through a tRPC caller, so that middleware and zod validation
+ * are the same as on `/trpc`. Every failure is answered by sendError.
  */
 export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): RestHandler {
   const routes = compileRoutes(router);
@@ -111,13 +116,9 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
         break;
       }
       if (!matched) {
-        if (allowed.size > 0) {
-          const failure = toHttpFailure(
-            new TransportError("MethodNotAllowed", `${method} is not allowed on ${pathname}; use ${[...allowed].join(", ")}.`),
-          );
-          return sendFailure(res, { ...failure, headers: { ...failure.headers, allow: [...allowed].join(", ") } });
-        }
-        return sendFailure(res, toHttpFailure(new NotFoundError(`There is no ${method} ${pathname}.`)));
+        const allow = [...allowed].join(", ");
+        if (allow) throw new TransportError("MethodNotAllowed", `${method} is not allowed on ${pathname}; use ${allow}.`, { allow });
+        throw new NotFoundError(`There is no ${method} ${pathname}.`);
       }
 
       const { route, values } = matched;
@@ -128,10 +129,12 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
 
       checkAccess(ctx.principal, route.meta.access ?? "authenticated", params.environment);
 
-      let input: Record<string, unknown> = route.hasBody ? params : { ...queryParameters(url, queryAt), ...params };
       // A route without a body leaves any sent one unread, and it would hold the connection's next request hostage.
       if (!route.hasBody) req.resume();
       const body = route.hasBody ? await readJsonBody(req, bodyLimit) : undefined;
+      if (route.meta.raw) return await route.meta.raw.serve(req, res, ctx as ProtectedContext, { params, body });
+
+      let input: Record<string, unknown> = route.hasBody ? params : { ...queryParameters(url, queryAt), ...params };
       if (body !== undefined) {
         if (route.meta.bodyField) {
           input = { ...params, [route.meta.bodyField]: body };

@@ -9,8 +9,11 @@ export type TransportErrorName = "MethodNotAllowed" | "PayloadTooLarge" | "Conte
 /** A request the REST bridge or the tRPC transport refuses before any procedure runs. */
 export class TransportError extends Error {
   override readonly name: TransportErrorName;
-  constructor(name: TransportErrorName, message: string) {
+  /** Headers the answer carries (a 405's Allow). */
+  readonly headers: Record<string, string>;
+  constructor(name: TransportErrorName, message: string, headers: Record<string, string> = {}) {
     super(message);
     this.name = name;
+    this.headers = headers;
   }
 }

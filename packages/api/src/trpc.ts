@@ -1,10 +1,35 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { type Access, checkAccess } from "./access.ts";
-import type { Context } from "./context.ts";
+import type { Context, ProtectedContext } from "./context.ts";
 import { type ErrorName, errorShape, toHttpFailure } from "./error-response.ts";
 import { assertStorableText } from "./storable-text.ts";
+
+/** What the REST bridge hands a raw handler besides the request itself. */
+export interface RawRequest {
+  /** The path's `{name}` parameters, decoded. */
+  params: Record<string, string>;
+  /** The JSON body, read and checked (415, 413, malformed) for a method that has one; undefined when none was sent. */
+  body: unknown;
+}
+
+/**
+ * Answers a route over REST in place of its procedure, for what a procedure cannot say: a stream,
+ * a 304, another protocol's bodies. The bridge has matched the route, checked access (so the
+ * caller is someone) and read the body; whatever the handler throws is answered by sendError.
+ */
+export type RawHandler = (req: IncomingMessage, res: ServerResponse, ctx: ProtectedContext, request: RawRequest) => Promise<void>;
+
+/** A route served by a raw handler, and what it answers beyond the procedure's JSON (for the OpenAPI document). */
+export interface RawRoute {
+  serve: RawHandler;
+  /** A request whose If-None-Match names the ETag of the 200 gets a 304 with no body. */
+  notModified?: boolean;
+  /** The 200 is a stream of server-sent events, as described here; a caller that accepts only JSON gets the procedure's output. */
+  eventStream?: string;
+}
 
 export type Meta = OpenApiMeta<{
   /** Who may call it; procedures built on `protectedProcedure` default to "authenticated". */
@@ -21,6 +46,8 @@ export type Meta = OpenApiMeta<{
    * password); the OpenAPI document lists them with the ones every route of its kind can answer.
    */
   failures?: ErrorName[];
+  /** Over REST the route is served by this raw handler instead of the procedure, which still serves `/trpc`. */
+  raw?: RawRoute;
 }>;
 
 const t = initTRPC

@@ -10,7 +10,7 @@ import type { Context, Logger } from "../src/context.ts";
 import type { ErrorName } from "../src/error-response.ts";
 import { createOpenApiDocument } from "../src/openapi-document.ts";
 import { createRestBridge } from "../src/rest-bridge.ts";
-import { protectedProcedure, publicProcedure, router } from "../src/trpc.ts";
+import { createCallerFactory, protectedProcedure, publicProcedure, router } from "../src/trpc.ts";
 
 // A router made for these tests: the bridge's behaviour does not depend on any real concept.
 const testRouter = router({
@@ -43,6 +43,25 @@ const testRouter = router({
     .input(z.strictObject({ environment: z.string(), note: z.string() }))
     .output(z.object({ ok: z.boolean() }))
     .mutation(() => ({ ok: true })),
+  // Over REST its raw handler answers; the procedure answers typed callers.
+  raw: protectedProcedure
+    .meta({
+      openapi: { method: "POST", path: "/raw/{name}" },
+      access: "authenticated",
+      raw: {
+        serve: async (req, res, ctx, { params, body }) => {
+          if (params.name === "missing") throw new NotFoundError(`No raw thing named "${params.name}".`);
+          if (params.name === "broken") throw new Error("raw handler bug at /srv/raw.ts:3");
+          const text = JSON.stringify({ name: params.name, body, caller: ctx.principal.kind, tag: req.headers["if-none-match"] ?? null });
+          res.writeHead(299, { "content-type": "application/json; charset=utf-8", "x-raw": "yes" });
+          res.end(text);
+        },
+        notModified: true,
+      },
+    })
+    .input(z.strictObject({ name: z.string(), note: z.string().optional() }))
+    .output(z.object({ name: z.string() }))
+    .mutation(({ input }) => ({ name: input.name })),
   unavailable: publicProcedure
     .meta({ openapi: { method: "GET", path: "/unavailable" }, access: "public" })
     .input(z.object({}))
@@ -206,6 +225,55 @@ test("401 comes before 415 and 400; 403 names the permission and environment", a
     forbidden.json.message,
     'You need the "UPDATE_INSTANCE_BANNERS" permission to perform this action in the "production" environment.',
   );
+});
+
+test("a raw route: its handler answers with the decoded params and the read body, after the bridge's checks", async () => {
+  const res = await call("POST", "/raw/a%20b", JSON.stringify({ note: "n" }), { authorization: "viewer", "if-none-match": '"x"' });
+  assert.is(res.status, 299);
+  assert.is(res.headers["x-raw"], "yes");
+  assert.equal(res.json, { name: "a b", body: { note: "n" }, caller: "user", tag: '"x"' });
+  const empty = await call("POST", "/raw/a", undefined, { authorization: "viewer" });
+  assert.equal([empty.status, empty.json.body], [299, undefined]);
+});
+
+test("a raw route is checked in the contract's order before its handler runs: 401, 415, 413, 400, 405", async () => {
+  assertError(await call("POST", "/raw/a", "{}"), 401, "AuthenticationRequired");
+  assertError(await call("POST", "/raw/a", "x", { authorization: "viewer", "content-type": "text/plain" }), 415, "ContentTypeerror");
+  assertError(await call("POST", "/raw/a", JSON.stringify("x".repeat(2000)), { authorization: "viewer" }), 413, "PayloadTooLarge");
+  assertError(await call("POST", "/raw/a", "{", { authorization: "viewer" }), 400, "ValidationError");
+  const wrongMethod = await call("GET", "/raw/a", undefined, { authorization: "viewer" });
+  assertError(wrongMethod, 405, "MethodNotAllowed");
+  assert.is(wrongMethod.headers.allow, "POST");
+});
+
+test("what a raw handler throws is the one error body: a rule's failure as itself, a bug as a logged 500", async () => {
+  const missing = await call("POST", "/raw/missing", "{}", { authorization: "viewer" });
+  assertError(missing, 404, "NotFoundError");
+  assert.is(missing.json.message, 'No raw thing named "missing".');
+  logged.length = 0;
+  const broken = await call("POST", "/raw/broken", "{}", { authorization: "viewer" });
+  assertError(broken, 500, "InternalError");
+  assert.not.match(broken.json.message, /srv/);
+  assert.is((logged[0] as { errorId: string }).errorId, broken.json.id);
+});
+
+test("a raw route's procedure still answers typed callers, and the document says what the raw handler adds", async () => {
+  const caller = createCallerFactory(testRouter)({ principal: viewer, log } as unknown as Context);
+  assert.equal(await caller.raw({ name: "t" }), { name: "t" });
+  const doc = createOpenApiDocument(testRouter, { version: "test" }) as any;
+  assert.ok(doc.paths["/raw/{name}"].post.responses["304"]);
+  assert.not.ok(doc.paths["/things/{group}"].post.responses["304"]);
+});
+
+test("a public route cannot have a raw handler: there would be no caller to hand it", () => {
+  const publicRaw = router({
+    open: publicProcedure
+      .meta({ openapi: { method: "GET", path: "/open" }, access: "public", raw: { serve: async () => {} } })
+      .input(z.object({}))
+      .output(z.object({}))
+      .query(() => ({})),
+  });
+  assert.throws(() => createRestBridge({ router: publicRaw, bodyLimit: 1024 }), /cannot be public/);
 });
 
 test("the OpenAPI document carries the declared success codes and one error schema", () => {

@@ -113,10 +113,12 @@ export {
   renderClientFeatures,
 } from "./client-features/render-client-features.ts";
 export {
-  type ClientFeatureSnapshots,
-  createClientFeatureSnapshots,
+  type ClientScope,
+  createServedFeatures,
   FLAG_CHANGES_CHANNEL,
-} from "./client-features/client-feature-snapshots.ts";
+  type ServedFeatures,
+  type ServedFeaturesOptions,
+} from "./client-features/served-features.ts";
 export { clientMetricsSchema, clientRegistrationSchema } from "./client-metrics/client-metrics-input.ts";
 export { registerClient } from "./client-metrics/register-client.ts";
 export { type ClientMetricsBuffer, createClientMetricsBuffer, type MetricCounts } from "./client-metrics/client-metrics-buffer.ts";
@@ -138,15 +140,13 @@ export {
 export {
   createFrontendEvaluator,
   type FrontendEvaluator,
-  frontendEvaluatorFor,
   type FrontendToggle,
   type FrontendVariant,
 } from "./frontend-evaluation/frontend-evaluator.ts";
 export type { ClientDelta, ClientDeltaEvent, HydrationEvent } from "./client-streaming/client-delta-event.ts";
 export {
-  type ClientFeatureHub,
   type ClientFeatureUpdate,
-  createClientFeatureHub,
+  type ClientScopeHub,
+  createClientScopeHub,
   DEFAULT_HISTORY,
-} from "./client-streaming/client-feature-hub.ts";
-export { type ClientFeatureHubs, type ClientFeatureHubsOptions, createClientFeatureHubs } from "./client-streaming/client-feature-hubs.ts";
+} from "./client-streaming/client-scope-hub.ts";

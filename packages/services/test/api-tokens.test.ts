@@ -32,7 +32,7 @@ test("API tokens carry Unleash's prefix and stand for an admin or a client", asy
     tokenName: "ops",
   });
   assert.equal((await lookUpTokenPrincipal(db, client.secret))?.value, {
-    kind: "client-token",
+    kind: "sdk-token",
     tokenId: client.id,
     tokenName: "sdk",
     type: "client",

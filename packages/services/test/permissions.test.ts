@@ -35,7 +35,7 @@ test("root roles hold the permissions of docs/auth.md's table", () => {
 test("an admin token holds every permission and a client token none", () => {
   const admin: Principal = { kind: "admin-token", tokenId: 1, tokenName: "ci" };
   const client: Principal = {
-    kind: "client-token",
+    kind: "sdk-token",
     tokenId: 2,
     tokenName: "sdk",
     type: "client",

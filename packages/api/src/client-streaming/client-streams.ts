@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
-import type { ClientDeltaEvent, ClientFeatureHub, ClientFeatureUpdate } from "@vexil/services";
-import { type ClientQuery, clientQueryKey, narrowEvents, narrowHydration } from "./client-query.ts";
+import type { ClientDeltaEvent, ClientScopeHub, ClientFeatureUpdate } from "@vexil/services";
+import { type ClientQuery, clientQueryKey, narrowEvents, narrowHydration } from "../client-query.ts";
 
 export interface ClientStreamsOptions {
   /** Streams this instance keeps open; past it an SDK is told to poll instead. */
@@ -14,7 +14,7 @@ export interface ClientStreams {
    * Answers `res` as a stream of the hub's changes, narrowed by `query`: first a hydration (or,
    * with a `lastEventId` the hub still has, only what changed since), then every change.
    */
-  open(res: ServerResponse, hub: ClientFeatureHub, query: ClientQuery, lastEventId: number | undefined): Promise<void>;
+  open(res: ServerResponse, hub: ClientScopeHub, query: ClientQuery, lastEventId: number | undefined): Promise<void>;
   /** Open streams. */
   readonly size: number;
   /** Ends every stream (the SDKs reconnect, to another instance if this one is going) and takes no more. */
@@ -43,7 +43,7 @@ interface Group {
  * are shared, the heartbeat is one timer for all.
  */
 export function createClientStreams(options: ClientStreamsOptions): ClientStreams {
-  const groups = new Map<ClientFeatureHub, Map<string, Group>>();
+  const groups = new Map<ClientScopeHub, Map<string, Group>>();
   let open = 0;
   let closing = false;
 
@@ -57,7 +57,7 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
   }, options.heartbeatMs);
   heartbeat.unref();
 
-  const groupFor = (hub: ClientFeatureHub, query: ClientQuery): Group => {
+  const groupFor = (hub: ClientScopeHub, query: ClientQuery): Group => {
     let byQuery = groups.get(hub);
     if (!byQuery) groups.set(hub, (byQuery = new Map()));
     const key = clientQueryKey(query);
@@ -83,7 +83,7 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
     return group;
   };
 
-  const hydrationFrame = (group: Group, hub: ClientFeatureHub, query: ClientQuery): Buffer => {
+  const hydrationFrame = (group: Group, hub: ClientScopeHub, query: ClientQuery): Buffer => {
     if (group.hydration?.revision !== hub.revision) {
       const hydration = narrowHydration(hub.hydration(), query);
       group.hydration = {

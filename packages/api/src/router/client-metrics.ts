@@ -1,7 +1,6 @@
 import { clientRegistrationSchema, featureMetricsRaw, listClientApplications, registerClient } from "@vexil/services";
 import { z } from "zod";
 import { clientScope } from "../client-scope.ts";
-import { recordSdkMetrics } from "../record-sdk-metrics.ts";
 import { sdkMetricsInputSchema } from "../schemas/sdk-metrics.ts";
 import { toJson } from "../schemas/to-json.ts";
 import { protectedProcedure } from "../trpc.ts";
@@ -58,7 +57,7 @@ export const clientMetricsRouter = {
     .input(sdkMetricsInputSchema)
     .output(z.object({}))
     .mutation(async ({ ctx, input }) => {
-      await recordSdkMetrics(ctx.deps, clientScope(ctx.principal).environment, input);
+      ctx.deps.clientMetrics.add(clientScope(ctx.principal).environment, input);
       return {};
     }),
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { clientScope } from "../client-scope.ts";
+import { handleFrontendEvaluation, handleFrontendQuery } from "../frontend-handler.ts";
 import { frontendToggles } from "../frontend-toggles.ts";
-import { recordSdkMetrics } from "../record-sdk-metrics.ts";
 import { sdkMetricsInputSchema } from "../schemas/sdk-metrics.ts";
 import { frontendQuerySchema, frontendRequestSchema, frontendTogglesSchema } from "../schemas/frontend.ts";
 import { protectedProcedure } from "../trpc.ts";
@@ -10,7 +10,7 @@ const tags = ["Frontend API"];
 const description =
   "Only the flags that are on for the context, each with its variant, evaluated by the Node SDK's own evaluator exactly as an SDK would. Without a remoteAddress the request's address is used. Every 200 carries an ETag; a matching If-None-Match is a 304 with no body. Takes a frontend token (an admin token is served the development environment).";
 
-// Over REST both paths are served by handleFrontend (query parsing, ETag, 304); these procedures document them and serve /trpc.
+// Over REST the raw handlers answer ETags and 304s (and read `properties[name]` from the query); over tRPC the procedures answer the toggles.
 export const frontendRouter = {
   features: protectedProcedure
     .meta({
@@ -24,10 +24,11 @@ export const frontendRouter = {
       access: "frontend",
       // The query is the context: a malformed one is a 400.
       failures: ["ValidationError"],
+      raw: { serve: handleFrontendQuery, notModified: true },
     })
     .input(frontendQuerySchema.optional())
     .output(frontendTogglesSchema)
-    .query(async ({ ctx, input }) => ({ toggles: await frontendToggles(ctx.deps, ctx.principal, ctx.ip, input ?? {}) })),
+    .query(async ({ ctx, input }) => ({ toggles: await frontendToggles(ctx, input ?? {}) })),
 
   evaluate: protectedProcedure
     .meta({
@@ -39,10 +40,11 @@ export const frontendRouter = {
         description,
       },
       access: "frontend",
+      raw: { serve: handleFrontendEvaluation, notModified: true },
     })
     .input(frontendRequestSchema)
     .output(frontendTogglesSchema)
-    .mutation(async ({ ctx, input }) => ({ toggles: await frontendToggles(ctx.deps, ctx.principal, ctx.ip, input.context ?? {}) })),
+    .mutation(async ({ ctx, input }) => ({ toggles: await frontendToggles(ctx, input.context ?? {}) })),
 
   metrics: protectedProcedure
     .meta({
@@ -58,7 +60,7 @@ export const frontendRouter = {
     .input(sdkMetricsInputSchema)
     .output(z.object({}))
     .mutation(async ({ ctx, input }) => {
-      await recordSdkMetrics(ctx.deps, clientScope(ctx.principal).environment, input);
+      ctx.deps.clientMetrics.add(clientScope(ctx.principal).environment, input);
       return {};
     }),
 };

@@ -5,7 +5,7 @@ export const frontendContextInputSchema = frontendContextSchema.meta({ id: "Fron
 
 /**
  * The query of `GET /api/frontend` as documented: the context fields. Properties come as
- * `properties[name]=value`, which an OpenAPI query parameter cannot describe; the edge reads them
+ * `properties[name]=value`, which an OpenAPI query parameter cannot describe; the route's raw handler reads them
  * (frontend-query.ts), and typed clients send them with POST.
  */
 export const frontendQuerySchema = frontendContextSchema.omit({ properties: true });

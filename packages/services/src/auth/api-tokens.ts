@@ -188,7 +188,7 @@ export async function lookUpTokenPrincipal(db: Kysely<Database>, rawToken: strin
     case "client":
     case "frontend":
       return found({
-        kind: "client-token",
+        kind: "sdk-token",
         tokenId: row.id,
         tokenName: row.token_name,
         type: row.type,

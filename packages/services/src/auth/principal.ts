@@ -12,7 +12,8 @@ export type Principal =
     }
   | { kind: "admin-token"; tokenId: number; tokenName: string }
   | {
-      kind: "client-token";
+      /** A token an SDK holds: a server-side SDK's (`client`) or a browser's (`frontend`). */
+      kind: "sdk-token";
       tokenId: number;
       tokenName: string;
       type: "client" | "frontend";
@@ -25,7 +26,7 @@ export function principalHasPermission(principal: Principal, permission: Permiss
   switch (principal.kind) {
     case "admin-token":
       return true;
-    case "client-token":
+    case "sdk-token":
       return false;
     case "user":
       return roleHasPermission(principal.rootRole, permission);

@@ -96,15 +96,3 @@ export function createFrontendEvaluator(set: ClientFeatureSet): FrontendEvaluato
     },
   };
 }
-
-const evaluators = new WeakMap<ClientFeatureSet, FrontendEvaluator>();
-
-/** The evaluator of a snapshot, built once while the snapshot lives. */
-export function frontendEvaluatorFor(set: ClientFeatureSet): FrontendEvaluator {
-  let evaluator = evaluators.get(set);
-  if (!evaluator) {
-    evaluator = createFrontendEvaluator(set);
-    evaluators.set(set, evaluator);
-  }
-  return evaluator;
-}

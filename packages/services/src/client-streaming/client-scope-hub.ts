@@ -8,12 +8,14 @@ export interface ClientFeatureUpdate {
   events: ClientDeltaEvent[];
 }
 
-export interface ClientFeatureHub {
-  /** Loaded, and caught up when changes may have gone unheard. */
+export interface ClientScopeHub {
+  /** Loaded, and caught up with every change heard before the call. */
   ready(): Promise<void>;
   /** The revision of the state last sent (after ready()). */
   readonly revision: number;
-  /** Everything served at the current revision. */
+  /** The set served at the current revision (after ready()). */
+  features(): ClientFeatureSet;
+  /** Everything served at the current revision, as the event a new SDK starts from. */
   hydration(): HydrationEvent;
   /** What an SDK at `revision` needs: nothing, the events since (while they are kept), or everything. */
   deltaSince(revision: number | undefined): ClientDelta;
@@ -51,12 +53,12 @@ function compact(events: ClientDeltaEvent[]): ClientDeltaEvent[] {
 }
 
 /**
- * What one environment serves one set of projects, as a sequence of revisions: it holds the state
+ * What one scope (an environment and a set of projects) is served, as a sequence of revisions: it holds the state
  * last sent and, on each refresh, reloads the set, diffs it per feature and segment, gives the
  * difference a new revision (the event-log id when the set was read, so instances that read the
  * same state agree on it), keeps it in a bounded history and hands it to its subscribers.
  */
-export function createClientFeatureHub(load: () => Promise<ClientFeatureSet>, maxHistory = DEFAULT_HISTORY): ClientFeatureHub {
+export function createClientScopeHub(load: () => Promise<ClientFeatureSet>, maxHistory = DEFAULT_HISTORY): ClientScopeHub {
   let current: FingerprintedSet | undefined;
   let revision = 0;
   // The oldest revision an SDK can resume from, and the changes since, oldest first.
@@ -127,10 +129,12 @@ export function createClientFeatureHub(load: () => Promise<ClientFeatureSet>, ma
   };
 
   return {
-    ready: () => (stale || !current ? refresh() : Promise.resolve()),
+    // A reload under way (or queued behind one) was asked for by a change heard before this call: waiting for it is a fresh read.
+    ready: () => (stale || !current ? refresh() : (queued ?? running ?? Promise.resolve())),
     get revision() {
       return revision;
     },
+    features: () => (current as FingerprintedSet).set,
     hydration: hydrationEvent,
     deltaSince(since) {
       if (since !== undefined && since >= revision) return { kind: "unchanged", revision };

@@ -1,0 +1,116 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  type ApiDeps,
+  appRouter,
+  authenticate,
+  createApiHandler,
+  createOpenApiDocument,
+  type Logger,
+  sendError,
+  sendJson,
+} from "@vexil/api";
+import { sql } from "kysely";
+import { clientAddress } from "./client-address.ts";
+import type { Config } from "./config.ts";
+import { createConsoleApp } from "./console-app.ts";
+import { createCors } from "./cors.ts";
+import { createDocsPage } from "./docs-page.ts";
+
+const READY_TIMEOUT_MS = 2_000;
+
+export interface RequestHandlerOptions {
+  config: Config;
+  deps: ApiDeps;
+  log: Logger;
+  version: string;
+}
+
+/** A route of the server's own, outside the API: answered before anyone is authenticated. */
+type OwnRoute = (res: ServerResponse) => void | Promise<void>;
+/** Files served from memory; false for a request they do not serve. */
+type StaticFiles = (method: string, path: string, res: ServerResponse) => boolean;
+
+/**
+ * Answers every request: the server's own routes (health, readiness, the OpenAPI document), its
+ * static files (the docs page, the console), and then the API, whose routes are the router's.
+ */
+export function createRequestHandler({
+  config,
+  deps,
+  log,
+  version,
+}: RequestHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const trustedProxies = new Set(config.TRUST_PROXY);
+  const cors = createCors(config.CORS_ORIGINS);
+  const api = createApiHandler({ bodyLimit: config.BODY_LIMIT_BYTES });
+  const openApiJson = JSON.stringify(createOpenApiDocument(appRouter, { version }));
+  const consoleApp = createConsoleApp();
+  if (!consoleApp)
+    log.warn({}, "the console is not built (apps/web/dist is missing), so / serves nothing; `npx -y pnpm@10.34.9 start` builds it");
+
+  const ownRoutes = new Map<string, OwnRoute>([
+    ["GET /health", (res) => sendJson(res, 200, { status: "ok" })],
+    [
+      "GET /ready",
+      async (res) => {
+        await Promise.race([
+          sql`select 1`.execute(deps.db),
+          new Promise((_, reject) =>
+            setTimeout(() => reject(Object.assign(new Error("timeout"), { code: "ETIMEDOUT" })), READY_TIMEOUT_MS).unref(),
+          ),
+        ]);
+        sendJson(res, 200, { status: "ready" });
+      },
+    ],
+    [
+      "GET /docs/openapi.json",
+      (res) => {
+        res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+        res.end(openApiJson);
+      },
+    ],
+  ]);
+  const staticFiles: StaticFiles[] = consoleApp ? [createDocsPage(), consoleApp] : [createDocsPage()];
+
+  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string, requestLog: () => Logger): Promise<void> {
+    if (cors(req, res)) return;
+    const method = req.method ?? "";
+    const path = (req.url ?? "/").split("?", 1)[0] as string;
+    const own = ownRoutes.get(`${method} ${path}`);
+    if (own) return own(res);
+    if (staticFiles.some((files) => files(method, path, res))) return;
+    return api(req, res, {
+      deps,
+      db: deps.db,
+      principal: await authenticate(deps, { authorization: req.headers.authorization, cookie: req.headers.cookie }),
+      requestId,
+      get log() {
+        return requestLog();
+      },
+      ip: clientAddress(req, trustedProxies),
+      userAgent: req.headers["user-agent"] ?? null,
+      setHeader: (name, value) => res.setHeader(name, value),
+    });
+  }
+
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const requestId = randomUUID();
+    // The request's logger is made when something logs: a child serialises its bindings, which
+    // showed in the profile of SDK polls, where nothing logs at the usual production level.
+    let reqLog: Logger | undefined;
+    const requestLog = () => (reqLog ??= log.child({ reqId: requestId }));
+    res.setHeader("x-request-id", requestId);
+    res.setHeader("x-content-type-options", "nosniff");
+    // Admin data and auth responses must not linger in shared or browser caches.
+    res.setHeader("cache-control", "no-store");
+    if (log.isLevelEnabled?.("info") ?? true) {
+      res.on("finish", () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        requestLog().info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+      });
+    }
+    handle(req, res, requestId, requestLog).catch((error) => sendError(res, requestLog(), error));
+  };
+}

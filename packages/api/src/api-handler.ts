@@ -1,0 +1,20 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Context } from "./context.ts";
+import { createRestBridge } from "./rest-bridge.ts";
+import { appRouter } from "./root.ts";
+import { createTrpcHandler } from "./trpc-handler.ts";
+
+export type ApiHandler = (req: IncomingMessage, res: ServerResponse, ctx: Context) => Promise<void>;
+
+/**
+ * The router over both transports: `/trpc/` for typed TypeScript clients, and every route of its
+ * table over REST (the SDK paths included, through their raw handlers).
+ */
+export function createApiHandler(options: { bodyLimit: number }): ApiHandler {
+  const trpc = createTrpcHandler(options);
+  const rest = createRestBridge({ router: appRouter, bodyLimit: options.bodyLimit });
+  return async (req, res, ctx) => {
+    if (req.url?.startsWith("/trpc/")) trpc(req, res, ctx);
+    else await rest(req, res, ctx);
+  };
+}

@@ -1,0 +1,136 @@
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
+import { type ClientScopeHub, createClientScopeHub, DEFAULT_HISTORY } from "../client-streaming/client-scope-hub.ts";
+import { createFrontendEvaluator, type FrontendEvaluator } from "../frontend-evaluation/frontend-evaluator.ts";
+import type { ClientFeatureSet } from "./client-feature.ts";
+import { loadClientFeatures } from "./load-client-features.ts";
+import { type ClientFeaturesQuery, type RenderedClientFeatures, renderClientFeatures } from "./render-client-features.ts";
+
+/** The channel the database notifies, at commit, of every change the client API serves. */
+export const FLAG_CHANGES_CHANNEL = "vexil_flag_changes";
+
+/** What one SDK token is served: an environment and its projects (`["*"]` for all). */
+export interface ClientScope {
+  environment: string;
+  projects: string[];
+}
+
+/**
+ * What SDKs are served, the one read model of the client, delta, streaming and frontend APIs. Fed
+ * by the flag-change notifications (invalidate, suspend, resume), whichever instance made the change.
+ */
+export interface ServedFeatures {
+  /** What a scope is served now: a snapshot, kept until a change is heard. */
+  features(scope: ClientScope): Promise<ClientFeatureSet>;
+  /** The client API's body and ETag for one query, rendered once per snapshot. */
+  rendered(scope: ClientScope, query: ClientFeaturesQuery): Promise<RenderedClientFeatures>;
+  /** The frontend API's evaluator over a scope's snapshot, built once per snapshot. */
+  frontendEvaluator(scope: ClientScope): Promise<FrontendEvaluator>;
+  /** A scope's revisions, for delta polls and streams. */
+  hub(scope: ClientScope): ClientScopeHub;
+  /** Something served changed (on this instance or another): scopes with streams send it now, the others reload when next asked. */
+  invalidate(): void;
+  /** Changes may go unheard: every read catches up first. */
+  suspend(): void;
+  /** Heard again: every scope catches up with what it missed (reload and diff), streams get it. */
+  resume(): void;
+  /** Scopes kept. */
+  readonly size: number;
+}
+
+export interface ServedFeaturesOptions {
+  /** Revisions each scope keeps for SDKs that resume. */
+  maxHistory?: number;
+  /** Scopes without streams kept, least recently used dropped first. */
+  maxIdleScopes?: number;
+  /** A reload for streams failed (the database is away); the scope stays where it was and tries again at the next change. */
+  onError(error: unknown): void;
+}
+
+const DEFAULT_IDLE_SCOPES = 256;
+// Query strings are the caller's to choose: past this many renderings a snapshot starts over.
+const MAX_RENDERINGS = 64;
+
+/** What is computed from one snapshot, and forgotten with it. */
+interface Derived {
+  rendered: Map<string, RenderedClientFeatures>;
+  evaluator?: FrontendEvaluator;
+}
+
+/**
+ * One hub per scope holds its snapshot and its revisions: a scope with streams reloads at every
+ * change, one without only when next asked. A read that was under way when a change was heard is
+ * followed by another, and while changes cannot be heard every read reloads.
+ */
+export function createServedFeatures(db: Kysely<Database>, options: ServedFeaturesOptions): ServedFeatures {
+  const hubs = new Map<string, ClientScopeHub>();
+  const derived = new WeakMap<ClientFeatureSet, Derived>();
+  const maxIdle = options.maxIdleScopes ?? DEFAULT_IDLE_SCOPES;
+  let suspended = true;
+
+  const refresh = (hub: ClientScopeHub) => {
+    if (hub.subscribers > 0) hub.refresh().catch(options.onError);
+    else hub.markStale();
+  };
+
+  const hubFor = ({ environment, projects }: ClientScope): ClientScopeHub => {
+    const sorted = [...new Set(projects)].sort();
+    const key = `${environment}\u0000${sorted.join("\u0000")}`;
+    let hub = hubs.get(key);
+    if (hub) {
+      // Most recently used last.
+      hubs.delete(key);
+    } else {
+      hub = createClientScopeHub(() => loadClientFeatures(db, environment, sorted), options.maxHistory ?? DEFAULT_HISTORY);
+      const idle = [...hubs].filter(([, h]) => h.subscribers === 0);
+      for (const [oldKey] of idle.slice(0, Math.max(0, idle.length - maxIdle + 1))) hubs.delete(oldKey);
+    }
+    hubs.set(key, hub);
+    if (suspended) hub.markStale();
+    return hub;
+  };
+
+  const snapshot = async (scope: ClientScope): Promise<{ set: ClientFeatureSet; derived: Derived }> => {
+    const hub = hubFor(scope);
+    await hub.ready();
+    const set = hub.features();
+    let found = derived.get(set);
+    if (!found) derived.set(set, (found = { rendered: new Map() }));
+    return { set, derived: found };
+  };
+
+  return {
+    features: async (scope) => (await snapshot(scope)).set,
+    async rendered(scope, query) {
+      const { set, derived } = await snapshot(scope);
+      const key = JSON.stringify([query.projects ?? null, query.namePrefix ?? null, query.inlineSegmentConstraints]);
+      let rendered = derived.rendered.get(key);
+      if (!rendered) {
+        rendered = renderClientFeatures(set, query);
+        if (derived.rendered.size >= MAX_RENDERINGS) derived.rendered.clear();
+        derived.rendered.set(key, rendered);
+      }
+      return rendered;
+    },
+    async frontendEvaluator(scope) {
+      const { set, derived } = await snapshot(scope);
+      derived.evaluator ??= createFrontendEvaluator(set);
+      return derived.evaluator;
+    },
+    hub: hubFor,
+    invalidate() {
+      for (const hub of hubs.values()) refresh(hub);
+    },
+    suspend() {
+      suspended = true;
+      for (const hub of hubs.values()) hub.markStale();
+    },
+    resume() {
+      suspended = false;
+      for (const hub of hubs.values()) refresh(hub);
+    },
+    get size() {
+      return hubs.size;
+    },
+  };
+}
