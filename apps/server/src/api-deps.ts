@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { type ApiDeps, createClientStreams, type Logger } from "@vexil/api";
-import { createAuthCache, type Db } from "@vexil/db";
+import { createAuthCache, type DatabaseConnection } from "@vexil/db";
 import { createPasswordHasher } from "@vexil/password-hasher";
 import {
   createClientMetricsBuffer,
@@ -22,7 +22,7 @@ export interface WiredDeps {
 }
 
 /** The long-lived things every request shares, from the configuration, each fed from where its data changes. */
-export function createApiDeps(config: Config, db: Db, log: Logger): WiredDeps {
+export function createApiDeps(config: Config, db: DatabaseConnection, log: Logger): WiredDeps {
   let closing = false;
   let sessionSecret = config.SESSION_SECRET;
   if (!sessionSecret) {
@@ -46,7 +46,7 @@ export function createApiDeps(config: Config, db: Db, log: Logger): WiredDeps {
     },
   });
   // What SDKs are served, per token scope: kept until a change is heard from any instance; scopes with streams send it at once.
-  const servedFeatures = createServedFeatures(db.db, {
+  const servedFeatures = createServedFeatures(db.kysely, {
     maxHistory: config.STREAMING_HISTORY,
     onError: (error) => log.warn({ err: error }, "could not read what SDKs are served; streams catch up at the next change"),
   });
@@ -66,7 +66,7 @@ export function createApiDeps(config: Config, db: Db, log: Logger): WiredDeps {
   });
 
   const deps: ApiDeps = {
-    db: db.db,
+    db: db.kysely,
     log,
     hasher,
     cookies: { secret: sessionSecret, secure: config.SECURE_COOKIES, maxAgeSeconds: sessions.absoluteMs / 1000 },

@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { ApiDeps, Logger } from "@vexil/api";
-import type { Db } from "@vexil/db";
+import type { DatabaseConnection } from "@vexil/db";
 import { storeClientMetrics } from "@vexil/services";
 import { createApiDeps } from "./api-deps.ts";
 import { startChangeRequestScheduler } from "./change-request-scheduler.ts";
@@ -23,7 +23,7 @@ export interface App {
 
 export interface AppOptions {
   config: Config;
-  db: Db;
+  db: DatabaseConnection;
   log: Logger;
   version?: string;
 }
@@ -33,12 +33,12 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
   const wired = createApiDeps(config, db, log);
   const { deps } = wired;
   const server = createHttpServer(createRequestHandler({ config, deps, log, version }), config, log);
-  const scheduler = startChangeRequestScheduler(db.db, log, config.SCHEDULER_INTERVAL_MS);
-  const housekeeping = startHousekeeping(db.db, log, deps.loginPolicy.sessions, config.HOUSEKEEPING_INTERVAL_MS);
+  const scheduler = startChangeRequestScheduler(db.kysely, log, config.SCHEDULER_INTERVAL_MS);
+  const housekeeping = startHousekeeping(db.kysely, log, deps.loginPolicy.sessions, config.HOUSEKEEPING_INTERVAL_MS);
   const metricsFlush = startPeriodicTask(log, "storing SDK metrics", config.METRICS_FLUSH_INTERVAL_MS, async () => {
     const drained = deps.clientMetrics.drain();
     try {
-      await storeClientMetrics(db.db, drained);
+      await storeClientMetrics(db.kysely, drained);
     } catch (error) {
       // Put back, so that a database outage delays the counts instead of losing them.
       for (const counts of drained) deps.clientMetrics.restore(counts);

@@ -1,4 +1,4 @@
-import { createDb, migrateToLatest } from "@vexil/db";
+import { connectDatabase, migrateToLatest } from "@vexil/db";
 import { type App, createApp } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
@@ -12,13 +12,13 @@ export async function runServer(env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(env);
   const log = createLogger({ level: config.LOG_LEVEL, pretty: config.LOG_PRETTY ?? process.stdout.isTTY === true });
 
-  const db = createDb({
+  const db = connectDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
-  const { applied } = await migrateToLatest(db.db);
+  const { applied } = await migrateToLatest(db.kysely);
   if (applied.length) log.info({ applied }, "migrations applied");
 
   const app: App = createApp({ config, db, log });

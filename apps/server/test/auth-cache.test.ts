@@ -25,15 +25,15 @@ async function cachedOnOther(headers: Record<string, string>, path = ENVIRONMENT
 test("the cache is used: without the database's notice, the other instance keeps a deleted token", async () => {
   const token = await adminToken(one);
   await cachedOnOther(token);
-  await sql`alter table api_tokens disable trigger api_tokens_auth_change`.execute(one.db.db);
+  await sql`alter table api_tokens disable trigger api_tokens_auth_change`.execute(one.db.kysely);
   try {
-    await one.db.db.deleteFrom("api_tokens").where("token_name", "like", "admin-%").execute();
+    await one.db.kysely.deleteFrom("api_tokens").where("token_name", "like", "admin-%").execute();
     assert.is((await other.call("GET", ENVIRONMENTS, { headers: token })).status, 200, "answered from the cache");
   } finally {
-    await sql`alter table api_tokens enable trigger api_tokens_auth_change`.execute(one.db.db);
+    await sql`alter table api_tokens enable trigger api_tokens_auth_change`.execute(one.db.kysely);
   }
   // Any later change to that token's row would have reached it; this one drops it from both.
-  await one.db.db.deleteFrom("api_tokens").where("token_name", "like", "admin-%").execute();
+  await one.db.kysely.deleteFrom("api_tokens").where("token_name", "like", "admin-%").execute();
 });
 
 interface WritePath {
@@ -142,12 +142,12 @@ for (const path of WRITE_PATHS) {
 test("changes made by hand in SQL reach every instance: a role change and an expired token", async () => {
   const viewer = await userWithRole(one, "viewer");
   await cachedOnOther(viewer.headers, ADMIN_ROUTE, 403);
-  await one.db.db.updateTable("users").set({ root_role: 1 }).where("id", "=", viewer.id).execute();
+  await one.db.kysely.updateTable("users").set({ root_role: 1 }).where("id", "=", viewer.id).execute();
   await eventuallyStatus(other, ADMIN_ROUTE, viewer.headers, 200);
 
   const token = await adminToken(one);
   await cachedOnOther(token);
-  await one.db.db
+  await one.db.kysely
     .updateTable("api_tokens")
     .set({ expires_at: new Date(Date.now() - 1000) })
     .where("token_name", "like", "admin-%")
@@ -176,17 +176,17 @@ if (one.db.databaseUrl)
     await cachedOnOther(token);
     const lostBefore = other.logs.filter((l) => /hears auth changes/.test(String(l.msg))).length;
     await sql`select pg_terminate_backend(pid) from pg_stat_activity
-            where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`.execute(one.db.db);
+            where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`.execute(one.db.kysely);
     await until(
       () => other.logs.filter((l) => /hears auth changes/.test(String(l.msg))).length > lostBefore,
       "the lost listener to be noticed",
     );
     // Deleted without a notice: only the suspension of the cache can make this a 401.
-    await sql`alter table api_tokens disable trigger api_tokens_auth_change`.execute(one.db.db);
+    await sql`alter table api_tokens disable trigger api_tokens_auth_change`.execute(one.db.kysely);
     try {
-      await one.db.db.deleteFrom("api_tokens").where("token_name", "like", "admin-%").execute();
+      await one.db.kysely.deleteFrom("api_tokens").where("token_name", "like", "admin-%").execute();
     } finally {
-      await sql`alter table api_tokens enable trigger api_tokens_auth_change`.execute(one.db.db);
+      await sql`alter table api_tokens enable trigger api_tokens_auth_change`.execute(one.db.kysely);
     }
     assert.is((await other.call("GET", ENVIRONMENTS, { headers: token })).status, 401);
   });

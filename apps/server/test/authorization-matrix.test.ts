@@ -20,7 +20,7 @@ import { TEST_PASSWORD, userWithRole } from "./support/principals.ts";
 import { startTestServer } from "./support/test-server.ts";
 
 const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0" });
-const db = srv.db.db;
+const db = srv.db.kysely;
 const hasher = srv.app.deps.hasher;
 let seq = 0;
 const unique = (prefix: string) => `${prefix}-${++seq}`;

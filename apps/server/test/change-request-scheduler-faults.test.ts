@@ -1,4 +1,4 @@
-import { createDb } from "@vexil/db";
+import { connectDatabase } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
 import { sql } from "kysely";
 import { test } from "uvu";
@@ -22,9 +22,9 @@ if (serverUrl) {
   // Two instances on one database, their schedulers ticked by hand: one reaches it through a relay
   // the test can cut, the other gives up on a statement after 500 ms.
   const env = { SCHEDULER_INTERVAL_MS: "0", PASSWORD_WORKERS: "1" };
-  const relayed = await startTestServer(env, { db: createDb({ databaseUrl: relay.url, poolSize: 4 }) });
-  const slow = await startTestServer(env, { db: createDb({ databaseUrl, poolSize: 4, statementTimeoutMs: 500 }) });
-  const locker = createDb({ databaseUrl, poolSize: 1 });
+  const relayed = await startTestServer(env, { db: connectDatabase({ databaseUrl: relay.url, poolSize: 4 }) });
+  const slow = await startTestServer(env, { db: connectDatabase({ databaseUrl, poolSize: 4, statementTimeoutMs: 500 }) });
+  const locker = connectDatabase({ databaseUrl, poolSize: 1 });
   const admin = { headers: await adminToken(relayed) };
   const author = await userWithRole(relayed, "editor", "sched-author");
   const approver = await userWithRole(relayed, "editor", "sched-approver");
@@ -49,7 +49,7 @@ if (serverUrl) {
     assert.is((await move(author, { state: "In review" })).status, 200);
     assert.is((await move(approver, { state: "Approved" })).status, 200);
     assert.is((await move(approver, { state: "Scheduled", scheduledAt: new Date(Date.now() + 3600_000).toISOString() })).status, 200);
-    await testDb.db
+    await testDb.kysely
       .updateTable("change_requests")
       .set({ scheduled_at: sql<Date>`now() - interval '1 second'` })
       .where("id", "=", id)
@@ -63,7 +63,7 @@ if (serverUrl) {
     const released = new Promise<void>((resolve) => (release = resolve));
     let holding: Promise<void> | undefined;
     await new Promise<void>((locked, failed) => {
-      holding = locker.db.transaction().execute(async (trx) => {
+      holding = locker.kysely.transaction().execute(async (trx) => {
         await sql`select name from features where name = ${feature} for update`.execute(trx);
         locked();
         await released;
@@ -79,14 +79,14 @@ if (serverUrl) {
   }
 
   const stored = (id: number) =>
-    testDb.db
+    testDb.kysely
       .selectFrom("change_requests")
       .select(["state", "schedule_status", "schedule_reason", "schedule_attempts"])
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
   const eventCount = async (type: string, where: { feature?: string; id?: number }) =>
     (
-      await testDb.db
+      await testDb.kysely
         .selectFrom("events")
         .select("id")
         .where("type", "=", type)
@@ -96,7 +96,7 @@ if (serverUrl) {
     ).length;
   const enabledIn = async (feature: string) =>
     (
-      await testDb.db
+      await testDb.kysely
         .selectFrom("feature_environments")
         .select("enabled")
         .where("feature_name", "=", feature)
@@ -179,11 +179,11 @@ if (serverUrl) {
       await until(async () => {
         const { rows } = await sql<{ pid: number }>`
           select pid from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`.execute(testDb.db);
+          where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`.execute(testDb.kysely);
         pid = rows[0]?.pid;
         return pid !== undefined;
       }, "the scheduled apply to wait on the lock");
-      await sql`select pg_terminate_backend(${pid})`.execute(testDb.db);
+      await sql`select pg_terminate_backend(${pid})`.execute(testDb.kysely);
       await ticking;
       await assertWaiting(request, 1);
       assert.is(retryLogs(relayed, request.id).length, 1);

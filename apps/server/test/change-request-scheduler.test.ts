@@ -51,7 +51,7 @@ test("a request that came due while the server was down is applied when it start
   await first.close();
 
   // While no server runs, the request comes due.
-  await db.db
+  await db.kysely
     .updateTable("change_requests")
     .set({ scheduled_at: new Date(Date.now() - 60_000) })
     .where("id", "=", id)
@@ -68,7 +68,7 @@ test("a request that came due while the server was down is applied when it start
       variants.json.variants.map((v: { name: string }) => v.name),
       ["after-restart"],
     );
-    const applied = await db.db.selectFrom("events").select("id").where("type", "=", "change-request-applied").execute();
+    const applied = await db.kysely.selectFrom("events").select("id").where("type", "=", "change-request-applied").execute();
     assert.is(applied.length, 1);
   } finally {
     await second.close();

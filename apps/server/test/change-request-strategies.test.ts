@@ -70,14 +70,14 @@ test("a change a direct write would refuse is refused when proposed, and changes
     ["deleteStrategy", {}],
     ["addDependency", { enabled: true }],
   ] as const) {
-    const before = await dbSnapshot(srv.db.db);
+    const before = await dbSnapshot(srv.db.kysely);
     assertError(await propose("cr.child", action, payload), 400, "ValidationError");
-    assert.equal(await dbSnapshot(srv.db.db), before, `${action} ${JSON.stringify(payload)}`);
+    assert.equal(await dbSnapshot(srv.db.kysely), before, `${action} ${JSON.stringify(payload)}`);
   }
 });
 
 test("where change requests are on, direct strategy, switch and dependency writes are the 403 of variants", async () => {
-  const before = await dbSnapshot(srv.db.db);
+  const before = await dbSnapshot(srv.db.kysely);
   assertError(
     await call(author, "POST", `${P}/features/cr.child/environments/production/strategies`, { name: "default" }),
     403,
@@ -85,7 +85,7 @@ test("where change requests are on, direct strategy, switch and dependency write
   );
   assertError(await call(author, "POST", `${P}/features/cr.child/environments/production/off`), 403, "NoAccessError");
   assertError(await call(author, "POST", `${P}/features/cr.child/dependencies`, { feature: "cr.parent" }), 403, "NoAccessError");
-  assert.equal(await dbSnapshot(srv.db.db), before);
+  assert.equal(await dbSnapshot(srv.db.kysely), before);
 });
 
 test.after(() => srv.close());

@@ -94,7 +94,7 @@ test("every refused transition is a 400 naming the current state and the allowed
   let refused = 0;
   for (const from of STATES) {
     const { id } = await requestIn(from);
-    const eventsBefore = await srv.db.db
+    const eventsBefore = await srv.db.kysely
       .selectFrom("events")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
@@ -111,7 +111,7 @@ test("every refused transition is a 400 naming the current state and the allowed
       refused++;
     }
     assert.is(await stateOf(id), from);
-    const eventsAfter = await srv.db.db
+    const eventsAfter = await srv.db.kysely
       .selectFrom("events")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
@@ -137,7 +137,7 @@ for (const move_ of ALLOWED_MOVES) {
     assert.equal([res.status, res.json.state], [200, move_.to], JSON.stringify(res.json));
     assert.is(await stateOf(id), move_.to);
     const type = `change-request-${move_.to.toLowerCase().replace(" ", "-")}`;
-    const events = await srv.db.db
+    const events = await srv.db.kysely
       .selectFrom("events")
       .select(["type", "data", "pre_data"])
       .where("type", "=", type)
@@ -157,7 +157,7 @@ test("Scheduled -> Rejected and -> Cancelled keep the feature as it was, and the
   const cancelled = await requestIn("Scheduled");
   assert.is((await move(approver, rejected.id, { state: "Rejected", comment: "not this week" })).status, 200);
   assert.is((await move(author, cancelled.id, { state: "Cancelled" })).status, 200);
-  await srv.db.db
+  await srv.db.kysely
     .updateTable("change_requests")
     .set({ scheduled_at: new Date(Date.now() - 1000) })
     .where("id", "in", [rejected.id, cancelled.id])

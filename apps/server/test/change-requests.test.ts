@@ -1,4 +1,4 @@
-import { createDb } from "@vexil/db";
+import { connectDatabase } from "@vexil/db";
 import { runDueChangeRequests } from "@vexil/services";
 import { sql } from "kysely";
 import { test } from "uvu";
@@ -126,7 +126,7 @@ test("the whole lifecycle: Draft -> In review -> (2 approvals) Approved -> Appli
     stored.map((v: { name: string; weight: number }) => [v.name, v.weight]),
     [["blue", 1000]],
   );
-  const fe = await srv.db.db
+  const fe = await srv.db.kysely
     .selectFrom("feature_environments")
     .select("enabled")
     .where("feature_name", "=", feature)
@@ -140,7 +140,7 @@ test("the whole lifecycle: Draft -> In review -> (2 approvals) Approved -> Appli
     refused.json.message,
     `Cannot move change request ${id} from "Applied" to "Draft"; from "Applied" it can go to nothing (it is final).`,
   );
-  const types = (await srv.db.db.selectFrom("events").select("type").where("type", "like", "change-request-%").execute()).map(
+  const types = (await srv.db.kysely.selectFrom("events").select("type").where("type", "like", "change-request-%").execute()).map(
     (e) => e.type,
   );
   for (const type of [
@@ -199,8 +199,8 @@ test("a stale change fails the apply with 400 and changes nothing", async () => 
   await move(approver, id, { state: "Approved" });
   // The stored change has gone bad since it was proposed (e.g. written by an older version).
   await sql`update change_request_changes set payload = '{"variants": [{"name": "x", "weight": 1000, "weightType": "fix"}]}'::jsonb
-            where change_request_id = ${id} and action = 'patchVariant'`.execute(srv.db.db);
-  const eventsBefore = await srv.db.db
+            where change_request_id = ${id} and action = 'patchVariant'`.execute(srv.db.kysely);
+  const eventsBefore = await srv.db.kysely
     .selectFrom("events")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
@@ -208,11 +208,15 @@ test("a stale change fails the apply with 400 and changes nothing", async () => 
   assert.equal([res.status, res.json.name], [400, "ValidationError"]);
   assert.match(res.json.message, /can no longer be applied/);
   assert.equal(await variantsOf(feature), []);
-  const fe = await srv.db.db.selectFrom("feature_environments").select("enabled").where("feature_name", "=", feature).executeTakeFirst();
+  const fe = await srv.db.kysely
+    .selectFrom("feature_environments")
+    .select("enabled")
+    .where("feature_name", "=", feature)
+    .executeTakeFirst();
   assert.not.ok(fe?.enabled, "the earlier change in the request was rolled back too");
   const after = await srv.call("GET", `${P}/change-requests/${id}`, { headers: author.headers });
   assert.is(after.json.state, "Approved");
-  const eventsAfter = await srv.db.db
+  const eventsAfter = await srv.db.kysely
     .selectFrom("events")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
@@ -233,22 +237,22 @@ test("scheduling: the due request is applied exactly once by two racing schedule
   assert.equal([scheduled.json.state, scheduled.json.schedule.status], ["Scheduled", "pending"]);
   assert.ok((await pending(author)).some((cr: { id: number; schedule?: unknown }) => cr.id === id && cr.schedule));
 
-  assert.equal((await runDueChangeRequests(srv.db.db)).applied, [], "not due yet");
-  await srv.db.db
+  assert.equal((await runDueChangeRequests(srv.db.kysely)).applied, [], "not due yet");
+  await srv.db.kysely
     .updateTable("change_requests")
     .set({ scheduled_at: new Date(Date.now() - 1000) })
     .where("id", "=", id)
     .execute();
-  const other = srv.db.databaseUrl ? createDb({ databaseUrl: srv.db.databaseUrl, poolSize: 2 }) : undefined;
+  const other = srv.db.databaseUrl ? connectDatabase({ databaseUrl: srv.db.databaseUrl, poolSize: 2 }) : undefined;
   try {
-    const [a, b] = await Promise.all([runDueChangeRequests(srv.db.db), runDueChangeRequests(other?.db ?? srv.db.db)]);
+    const [a, b] = await Promise.all([runDueChangeRequests(srv.db.kysely), runDueChangeRequests(other?.kysely ?? srv.db.kysely)]);
     assert.equal([...a.applied, ...b.applied], [id]);
   } finally {
     await other?.close();
   }
   assert.is((await srv.call("GET", `${P}/change-requests/${id}`, { headers: author.headers })).json.state, "Applied");
   assert.is((await variantsOf(feature)).length, 1);
-  const applies = await srv.db.db
+  const applies = await srv.db.kysely
     .selectFrom("events")
     .select("id")
     .where("type", "=", "change-request-applied")
@@ -265,13 +269,15 @@ test("a scheduled request that cannot apply is marked failed with the reason", a
   await move(author, id, { state: "In review" });
   await move(approver, id, { state: "Approved" });
   await move(approver, id, { state: "Scheduled", scheduledAt: new Date(Date.now() + 3600_000).toISOString() });
-  await sql`update change_request_changes set payload = '{"variants": "nope"}'::jsonb where change_request_id = ${id}`.execute(srv.db.db);
-  await srv.db.db
+  await sql`update change_request_changes set payload = '{"variants": "nope"}'::jsonb where change_request_id = ${id}`.execute(
+    srv.db.kysely,
+  );
+  await srv.db.kysely
     .updateTable("change_requests")
     .set({ scheduled_at: new Date(Date.now() - 1000) })
     .where("id", "=", id)
     .execute();
-  const outcome = await runDueChangeRequests(srv.db.db);
+  const outcome = await runDueChangeRequests(srv.db.kysely);
   assert.equal(outcome.failed, [id]);
   const cr = (await srv.call("GET", `${P}/change-requests/${id}`, { headers: author.headers })).json;
   assert.equal([cr.state, cr.schedule.status], ["Scheduled", "failed"]);
@@ -331,7 +337,7 @@ test("reading a change request from another project is 404", async () => {
 
 test("bad proposals are 400 and store nothing", async () => {
   const feature = await newFeature();
-  const before = await srv.db.db
+  const before = await srv.db.kysely
     .selectFrom("change_request_changes")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
@@ -343,7 +349,7 @@ test("bad proposals are 400 and store nothing", async () => {
   for (const body of cases) assert.is((await propose(approver, feature, body)).status, 400, JSON.stringify(body));
   assert.is((await propose(author, "no-such-feature")).status, 404);
   assert.is((await propose(viewer, feature)).status, 403);
-  const after = await srv.db.db
+  const after = await srv.db.kysely
     .selectFrom("change_request_changes")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();

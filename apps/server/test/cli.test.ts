@@ -4,7 +4,7 @@ import { once } from "node:events";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDb, type Database, migrateToLatest } from "@vexil/db";
+import { connectDatabase, type Database, migrateToLatest } from "@vexil/db";
 import { createPasswordHasher } from "@vexil/password-hasher";
 import { CHANGE_REQUEST_STATES, pendingChangeRequestsFor, RootRole } from "@vexil/services";
 import type { Kysely } from "kysely";
@@ -170,16 +170,16 @@ test("a bad configuration is a failure (exit 1) that names the variable", async 
 test("the embedded database is refused, changing nothing, while another process holds it", async () => {
   const dir = mkdtempSync(join(tmpdir(), "vexil-held-"));
   const dataDir = join(dir, "data");
-  const held = createDb({ dataDir });
+  const held = connectDatabase({ dataDir });
   try {
-    await migrateToLatest(held.db);
+    await migrateToLatest(held.kysely);
     const run = await runVexil(["user", "add", "--username", "late", "--role", "Viewer"], {
       env: { DATA_DIR: dataDir },
       input: `${PASSWORD}\n`,
     });
     assert.is(run.code, 1);
     assert.match(run.stderr, `is in use by process ${process.pid}`);
-    assert.equal(await held.db.selectFrom("users").select("username").execute(), []);
+    assert.equal(await held.kysely.selectFrom("users").select("username").execute(), []);
   } finally {
     await held.close();
     rmSync(dir, { recursive: true, force: true });

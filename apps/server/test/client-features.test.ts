@@ -9,7 +9,7 @@ import { adminToken, userWithRole } from "./support/principals.ts";
 import { startTestServer } from "./support/test-server.ts";
 
 const srv = await startTestServer();
-const { db } = srv.db;
+const { kysely: db } = srv.db;
 const admin = await adminToken(srv);
 
 async function token(type: "client" | "frontend", projects: string[], environment: string): Promise<Record<string, string>> {

@@ -106,11 +106,11 @@ test("metrics are summed per feature, environment, application and hour; unknown
       variants: { blue: 3, red: 2 },
     },
   ]);
-  assert.equal(await srv.db.db.selectFrom("client_metrics").select("feature_name").where("feature_name", "=", "ghost").execute(), []);
+  assert.equal(await srv.db.kysely.selectFrom("client_metrics").select("feature_name").where("feature_name", "=", "ghost").execute(), []);
 });
 
 test("bad reports are 400 and change nothing; a frontend token is 403; no token 401", async () => {
-  const before = await dbSnapshot(srv.db.db);
+  const before = await dbSnapshot(srv.db.kysely);
   const bad = [
     { appName: "x", instanceId: "i", bucket: { start: "yesterday", stop: "now", toggles: {} } },
     {
@@ -127,7 +127,7 @@ test("bad reports are 400 and change nothing; a frontend token is 403; no token 
     "ValidationError",
   );
   await srv.app.metricsFlush.tick();
-  assert.equal(await dbSnapshot(srv.db.db), before);
+  assert.equal(await dbSnapshot(srv.db.kysely), before);
   const frontend = (await call("POST", "/api/admin/api-tokens", { tokenName: "fe", type: "frontend", environment: "development" })).json
     .secret;
   assertError(

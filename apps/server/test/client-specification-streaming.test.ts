@@ -80,7 +80,7 @@ async function runFile(srv: TestServer, admin: Record<string, string>, fileName:
           break;
         case "feature-removed":
           // The admin API has no feature archive yet: the feature goes as an archive would take it.
-          await srv.db.db.deleteFrom("features").where("name", "=", event.featureName).execute();
+          await srv.db.kysely.deleteFrom("features").where("name", "=", event.featureName).execute();
           await sdkChangedUntil(unleash, () => definition(event.featureName) === undefined, `${event.featureName} removed`);
           break;
         case "segment-updated":

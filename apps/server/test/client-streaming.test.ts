@@ -65,7 +65,7 @@ test("a stream starts with a hydration whose id is its revision; each change fol
     // Gone from what the token is served: removed, with its project (the admin API has no archive yet).
     assert.is((await call("POST", "/api/admin/projects/default/features", { name: "stream.doomed" })).status, 201);
     assert.is(eventsOf(await nextEvent(s))[0].feature.name, "stream.doomed");
-    await srv.db.db.deleteFrom("features").where("name", "=", "stream.doomed").execute();
+    await srv.db.kysely.deleteFrom("features").where("name", "=", "stream.doomed").execute();
     const removed = await nextEvent(s);
     assert.equal(eventsOf(removed), [
       { type: "feature-removed", eventId: Number(removed.id), featureName: "stream.doomed", project: "default" },

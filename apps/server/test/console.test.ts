@@ -11,7 +11,7 @@ const DEMO_PASSWORD = "demo-password";
 if (browser) {
   console.log(`console screenshots: ${SCREENSHOTS}`);
   const admin = await adminToken(srv);
-  await loadDemo(srv.db.db, srv.app.deps.hasher, DEMO_PASSWORD, () => undefined);
+  await loadDemo(srv.db.kysely, srv.app.deps.hasher, DEMO_PASSWORD, () => undefined);
   const VARIANTS = "/api/admin/projects/default/features/checkout/environments/production/variants";
 
   const newPage = async (): Promise<{ page: Page; problems: string[] }> => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDb } from "@vexil/db";
+import { connectDatabase } from "@vexil/db";
 import { createTestDb, type TestDb } from "@vexil/db/testing";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -13,7 +13,7 @@ const ADMIN_TOKEN = "*:*.moved-admin-token-0123456789";
 const scratch = mkdtempSync(join(tmpdir(), "vexil-move-"));
 const embedded = (name: string) => ({
   env: { DATA_DIR: join(scratch, name) },
-  open: () => createDb({ dataDir: join(scratch, name) }) as TestDb,
+  open: () => connectDatabase({ dataDir: join(scratch, name) }) as TestDb,
 });
 
 async function vexil(args: string[], env: Record<string, string>, input?: string): Promise<string> {
@@ -92,7 +92,7 @@ test("the demo, a banner and tokens move PGlite -> Postgres -> PGlite and every 
   const middle = middleDb
     ? {
         env: { DATABASE_URL: middleDb.databaseUrl as string },
-        open: () => createDb({ databaseUrl: middleDb.databaseUrl, poolSize: 2 }) as TestDb,
+        open: () => connectDatabase({ databaseUrl: middleDb.databaseUrl, poolSize: 2 }) as TestDb,
       }
     : embedded("middle");
   try {

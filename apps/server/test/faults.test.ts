@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { createDb } from "@vexil/db";
+import { connectDatabase } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
 import { createPasswordHasher } from "@vexil/password-hasher";
 import {
@@ -34,8 +34,8 @@ if (serverUrl) {
   test("Postgres gone during load: 503 ServiceUnavailable with Retry-After, /ready 503, no crash, recovery without a restart", async () => {
     const testDb = await createTestDb();
     const relay = await startTcpRelay(testDb.databaseUrl as string);
-    const db = createDb({ databaseUrl: relay.url, poolSize: 4 });
-    const token = await createApiToken(testDb.db, null, { tokenName: "load", type: "admin" });
+    const db = connectDatabase({ databaseUrl: relay.url, poolSize: 4 });
+    const token = await createApiToken(testDb.kysely, null, { tokenName: "load", type: "admin" });
     const app = createApp({ config: loadConfig({ SCHEDULER_INTERVAL_MS: "0" }), db, log: pino({ level: "silent" }) });
     await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -88,7 +88,7 @@ if (serverUrl) {
       console.log(`faults: database outage under load, ${relay.destroyed} connections cut; responses ${JSON.stringify(seen)}`);
       assert.equal(bad, []);
       assert.ok((seen.down["503 ServiceUnavailable retry-after=5"] ?? 0) > 0);
-      const stored = await testDb.db.selectFrom("banners").select("id").where("id", "in", created).execute();
+      const stored = await testDb.kysely.selectFrom("banners").select("id").where("id", "in", created).execute();
       assert.is(stored.length, created.length, "every banner answered 201 is stored");
       counts.acknowledgedWritesChecked += created.length;
     } finally {
@@ -101,7 +101,7 @@ if (serverUrl) {
 
   test("SIGKILL in the middle of banner creates and change-request approvals: every acknowledged write survives, nothing half-applied", async () => {
     const testDb = await createTestDb();
-    const db = testDb.db;
+    const db = testDb.kysely;
     const CHAINS = 16;
     const adminSecret = `*:*.${"kill-test-admin-token"}`;
     await setChangeRequestConfig(db, null, "default", "production", { changeRequestsEnabled: true, requiredApprovals: 1 });
@@ -255,18 +255,18 @@ if (serverUrl) {
 
   test("a slow database: a statement past DATABASE_STATEMENT_TIMEOUT_MS is a clean 503 and changes nothing", async () => {
     const testDb = await createTestDb();
-    const slowDb = createDb({ databaseUrl: testDb.databaseUrl, poolSize: 2, statementTimeoutMs: 500 });
+    const slowDb = connectDatabase({ databaseUrl: testDb.databaseUrl, poolSize: 2, statementTimeoutMs: 500 });
     const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0" }, { db: slowDb });
-    const token = await createApiToken(slowDb.db, null, { tokenName: "slow", type: "admin" });
+    const token = await createApiToken(slowDb.kysely, null, { tokenName: "slow", type: "admin" });
     const auth = { authorization: token.secret };
     // The test holds a lock every banner statement needs, so each of them outlives the timeout.
-    const lockerDb = createDb({ databaseUrl: testDb.databaseUrl, poolSize: 1 });
+    const lockerDb = connectDatabase({ databaseUrl: testDb.databaseUrl, poolSize: 1 });
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let holding: Promise<void> | undefined;
     try {
       await new Promise<void>((locked, failed) => {
-        holding = lockerDb.db.transaction().execute(async (trx) => {
+        holding = lockerDb.kysely.transaction().execute(async (trx) => {
           await sql`lock table banners in access exclusive mode`.execute(trx);
           locked();
           await released;

@@ -10,7 +10,7 @@ import { startTestServer } from "./support/test-server.ts";
 // cannot make any direct write they cover, over either transport, while the same change proposed,
 // approved by someone else and applied is stored.
 const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0" });
-const { db } = srv.db;
+const { kysely: db } = srv.db;
 const admin = await adminToken(srv);
 const author = await userWithRole(srv, "editor");
 const approver = await userWithRole(srv, "editor");

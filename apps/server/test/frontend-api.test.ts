@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { createDb } from "@vexil/db";
+import { connectDatabase } from "@vexil/db";
 import { createApiToken } from "@vexil/services";
 import pino from "pino";
 import { test } from "uvu";
@@ -13,7 +13,7 @@ import { callUrl, startTestServer } from "./support/test-server.ts";
 
 // The test client is the trusted proxy, so X-Forwarded-For stands for a browser's address.
 const srv = await startTestServer({ TRUST_PROXY: "127.0.0.1", METRICS_FLUSH_INTERVAL_MS: "0" });
-const { db } = srv.db;
+const { kysely: db } = srv.db;
 const admin = await adminToken(srv);
 
 async function frontendToken(environment: string, projects = ["default"]): Promise<Record<string, string>> {
@@ -194,7 +194,7 @@ test("a flag switched through another instance reaches this one's frontend API (
   if (!srv.db.databaseUrl) return;
   const other = createApp({
     config: loadConfig({ SCHEDULER_INTERVAL_MS: "0" }),
-    db: createDb({ databaseUrl: srv.db.databaseUrl, poolSize: 2 }),
+    db: connectDatabase({ databaseUrl: srv.db.databaseUrl, poolSize: 2 }),
     log: pino({ level: "silent" }),
   });
   await new Promise<void>((resolve) => other.server.listen(0, "127.0.0.1", resolve));

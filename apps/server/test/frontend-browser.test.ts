@@ -82,7 +82,7 @@ if (CHROMIUM) {
     await setup("POST", `${env("fe.banner")}/strategies`, { name: "default" });
     await setup("PUT", `${env("fe.banner")}/variants`, [{ name: "blue", payload: { type: "json", value: '{"color":"#00f"}' } }]);
     await setup("POST", `${env("fe.beta")}/strategies`, { name: "userWithId", parameters: { userIds: "alice" } });
-    const created = await createApiToken(srv.db.db, null, {
+    const created = await createApiToken(srv.db.kysely, null, {
       tokenName: "browser",
       type: "frontend",
       projects: ["default"],

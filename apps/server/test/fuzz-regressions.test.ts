@@ -11,7 +11,7 @@ const srv = await startTestServer();
 const admin = await adminToken(srv);
 
 test("a NUL character in a body, a path or a login is a 400 that stores nothing (it was a 500)", async () => {
-  const before = await dbSnapshot(srv.db.db);
+  const before = await dbSnapshot(srv.db.kysely);
   const replies = [
     await srv.call("POST", "/api/admin/banners", { body: { message: "a\u0000b" }, headers: admin }),
     await srv.call("POST", "/api/admin/banners", { body: { message: "ok", link: "\u0000" }, headers: admin }),
@@ -26,13 +26,13 @@ test("a NUL character in a body, a path or a login is a 400 that stores nothing 
   }
   assert.is(replies[5]?.status, 400, "the tRPC transport refuses it too");
   assert.equal(replies[0]?.json.details, [{ path: "message", message: "must not contain a NUL character" }]);
-  const after = await dbSnapshot(srv.db.db);
+  const after = await dbSnapshot(srv.db.kysely);
   assert.equal(after, before);
 });
 
 test("an unpaired UTF-16 surrogate is a 400 that stores nothing (jsonb refused it as a 500); a paired one is stored", async () => {
   const viewer = await userWithRole(srv, "viewer");
-  const before = await dbSnapshot(srv.db.db);
+  const before = await dbSnapshot(srv.db.kysely);
   const replies = [
     // As the fuzzer sent it: the escape of a lone high surrogate in the JSON text.
     await srv.call("POST", "/api/admin/user/tokens", {
@@ -44,14 +44,14 @@ test("an unpaired UTF-16 surrogate is a 400 that stores nothing (jsonb refused i
   for (const res of replies) assertError(res, 400, "ValidationError");
   assert.match(replies[1]?.json.message, /unpaired UTF-16 surrogate/);
   assert.equal(replies[1]?.json.details, [{ path: "dialog", message: "must not contain an unpaired UTF-16 surrogate" }]);
-  assert.equal(await dbSnapshot(srv.db.db), before);
+  assert.equal(await dbSnapshot(srv.db.kysely), before);
   const paired = await srv.call("POST", "/api/admin/banners", { body: { message: "rocket \ud83d\ude80" }, headers: admin });
   assert.equal([paired.status, paired.json.message], [201, "rocket \u{1F680}"]);
 });
 
 test("an id beyond its column's range is a 400 naming the bound, not a 500 (DELETE /api/admin/user/tokens/2147483648 was one)", async () => {
   const viewer = await userWithRole(srv, "viewer");
-  const before = await dbSnapshot(srv.db.db);
+  const before = await dbSnapshot(srv.db.kysely);
   const tooBig = "2147483648";
   const replies = [
     await srv.call("DELETE", `/api/admin/user/tokens/${tooBig}`, { headers: viewer.headers }),
@@ -69,7 +69,7 @@ test("an id beyond its column's range is a 400 naming the bound, not a 500 (DELE
     assertError(res, 400, "ValidationError");
     assert.match(res.json.message, /whole number from 1 to/);
   }
-  assert.equal(await dbSnapshot(srv.db.db), before);
+  assert.equal(await dbSnapshot(srv.db.kysely), before);
   // The largest id the column holds is valid input: it names no record, so it is a 404.
   assertError(await srv.call("DELETE", "/api/admin/user/tokens/2147483647", { headers: viewer.headers }), 404, "NotFoundError");
 });
@@ -81,7 +81,7 @@ test("a NUL character is refused only after the 401", async () => {
 test("a login username longer than an e-mail can be is a 400 before it reaches the throttle", async () => {
   const res = await srv.call("POST", "/auth/simple/login", { body: { username: "u".repeat(321), password: "whatever it is" } });
   assertError(res, 400, "ValidationError");
-  const streaks = await srv.db.db.selectFrom("login_streaks").select("account").execute();
+  const streaks = await srv.db.kysely.selectFrom("login_streaks").select("account").execute();
   assert.not.ok(streaks.some((s) => s.account.length > 320));
 });
 

@@ -20,7 +20,7 @@ const SEED = SEED_SETTING === "random" ? Date.now() % 2 ** 31 : Number(SEED_SETT
 // Every fuzzed request comes "through a proxy" from its own address, so the login throttle
 // (per address) limits the fuzzer's logins and never the fixture logins from 127.0.0.1.
 const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0", TRUST_PROXY: "127.0.0.1" });
-const db = srv.db.db;
+const db = srv.db.kysely;
 const hasher = srv.app.deps.hasher;
 const doc = (await srv.call("GET", "/docs/openapi.json")).json as JsonSchema;
 const check = responseChecker(doc);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDb } from "@vexil/db";
+import { connectDatabase } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
 import { request } from "undici";
 import { test } from "uvu";
@@ -210,11 +210,11 @@ test("no password, password hash, token secret or cookie value in any response o
     assert.is(await proc.stop(), 0, "a clean shutdown");
   }
 
-  const db = testDb.databaseUrl ? testDb : createDb({ dataDir });
+  const db = testDb.databaseUrl ? testDb : connectDatabase({ dataDir });
   try {
-    for (const row of await db.db.selectFrom("users").select("password_hash").where("password_hash", "is not", null).execute())
+    for (const row of await db.kysely.selectFrom("users").select("password_hash").where("password_hash", "is not", null).execute())
       secrets.add(row.password_hash as string);
-    for (const row of await db.db.selectFrom("api_tokens").select("secret_hash").execute()) secrets.add(row.secret_hash);
+    for (const row of await db.kysely.selectFrom("api_tokens").select("secret_hash").execute()) secrets.add(row.secret_hash);
   } finally {
     await db.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });

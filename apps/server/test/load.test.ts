@@ -20,8 +20,12 @@ test(`a fixed-rate mixed workload (${RATE}/s for ${SECONDS} s): no errors, flat 
   await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
   try {
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const token = await createApiToken(db.db, null, { tokenName: "load", type: "admin" });
-    await createUser(db.db, app.deps.hasher, null, { username: "load-user", password: "load test password", rootRole: RootRole.Viewer });
+    const token = await createApiToken(db.kysely, null, { tokenName: "load", type: "admin" });
+    await createUser(db.kysely, app.deps.hasher, null, {
+      username: "load-user",
+      password: "load test password",
+      rootRole: RootRole.Viewer,
+    });
     const result = await runMixedLoad({
       urls: [url],
       rate: RATE,
@@ -37,7 +41,7 @@ test(`a fixed-rate mixed workload (${RATE}/s for ${SECONDS} s): no errors, flat 
     assert.is(result.errors, 0);
     assert.ok(result.requests >= RATE * SECONDS * 0.95, `the rate was kept (${result.requests} requests)`);
     assert.ok(growth < MAX_HEAP_GROWTH_MB, `heap grew ${growth} MiB after warm-up`);
-    const stored = await db.db
+    const stored = await db.kysely
       .selectFrom("banners")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();

@@ -11,7 +11,7 @@ const from = () => ({ "x-forwarded-for": `10.1.${Math.floor(++address / 250)}.${
 const login = (username: string, password: string, headers: Record<string, string> = from()) =>
   srv.call("POST", "/auth/simple/login", { body: { username, password }, headers });
 const count = async (table: "sessions" | "login_failures" | "events") =>
-  Number((await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(srv.db.db)).rows[0]?.n);
+  Number((await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(srv.db.kysely)).rows[0]?.n);
 
 test("login: 200 with the user, never the hash, and a sealed HttpOnly session cookie", async () => {
   const res = await login("admin", "unleash4all");
@@ -35,11 +35,11 @@ test("login: 200 with the user, never the hash, and a sealed HttpOnly session co
 
 test("login: seenAt is the previous login (null the first time); the stored one becomes now", async () => {
   const user = await userWithRole(srv, "viewer");
-  const row = await srv.db.db.selectFrom("users").select("seen_at").where("id", "=", user.id).executeTakeFirstOrThrow();
+  const row = await srv.db.kysely.selectFrom("users").select("seen_at").where("id", "=", user.id).executeTakeFirstOrThrow();
   assert.ok(row.seen_at instanceof Date, "the first login stored seen_at");
   const second = await login(user.username, TEST_PASSWORD);
   assert.is(second.json.seenAt, (row.seen_at as Date).toISOString());
-  const session = await srv.db.db
+  const session = await srv.db.kysely
     .selectFrom("sessions")
     .selectAll()
     .where("user_id", "=", user.id)
@@ -109,11 +109,11 @@ test("loginAttempts counts consecutive failures and a success resets it", async 
   const ip = from();
   await login(user.username, "wrong password 1", ip);
   await login(user.username, "wrong password 2", ip);
-  const stored = await srv.db.db.selectFrom("users").select("login_attempts").where("id", "=", user.id).executeTakeFirstOrThrow();
+  const stored = await srv.db.kysely.selectFrom("users").select("login_attempts").where("id", "=", user.id).executeTakeFirstOrThrow();
   assert.is(stored.login_attempts, 2);
   const ok = await login(user.username, TEST_PASSWORD, ip);
   assert.is(ok.json.loginAttempts, 0);
-  const after = await srv.db.db.selectFrom("users").select("login_attempts").where("id", "=", user.id).executeTakeFirstOrThrow();
+  const after = await srv.db.kysely.selectFrom("users").select("login_attempts").where("id", "=", user.id).executeTakeFirstOrThrow();
   assert.is(after.login_attempts, 0);
 });
 
@@ -128,7 +128,9 @@ test("rate limit per address: the 11th failure in a minute is 429, whatever the 
   assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
   assert.is((await login("admin", "unleash4all")).status, 200, "another address is not affected");
 
-  await sql`update login_failures set failed_at = failed_at - interval '61 seconds' where ip = ${ip["x-forwarded-for"]}`.execute(srv.db.db);
+  await sql`update login_failures set failed_at = failed_at - interval '61 seconds' where ip = ${ip["x-forwarded-for"]}`.execute(
+    srv.db.kysely,
+  );
   assert.is((await login("admin", "unleash4all", ip)).status, 200, "released after the window");
 });
 
@@ -143,13 +145,13 @@ test("rate limit per account and address: after 5 failures in a row, a doubling 
 
   // Once the delay has passed the next attempt is heard; a sixth failure doubles the delay.
   await sql`update login_streaks set last_failed_at = last_failed_at - interval '2 seconds' where ip = ${ip["x-forwarded-for"]}`.execute(
-    srv.db.db,
+    srv.db.kysely,
   );
   assert.is((await login(user.username, "wrong password", ip)).status, 401);
   const doubled = await login(user.username, TEST_PASSWORD, ip);
   assert.equal([doubled.status, doubled.headers["retry-after"]], [429, "2"]);
   await sql`update login_streaks set last_failed_at = last_failed_at - interval '3 seconds' where ip = ${ip["x-forwarded-for"]}`.execute(
-    srv.db.db,
+    srv.db.kysely,
   );
   assert.is((await login(user.username, TEST_PASSWORD, ip)).status, 200);
 });
@@ -170,7 +172,7 @@ test("at most 5 sessions a user: the sixth login ends the first", async () => {
   const user = await userWithRole(srv, "viewer");
   const cookies = [user.headers];
   for (let i = 0; i < 5; i++) cookies.push(await loginHeaders(srv, user.username, TEST_PASSWORD));
-  const stored = await srv.db.db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
+  const stored = await srv.db.kysely.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
   assert.is(stored.length, 5);
   assert.is((await srv.call("GET", "/api/admin/environments", { headers: cookies[0] })).status, 401);
   for (const headers of cookies.slice(1)) assert.is((await srv.call("GET", "/api/admin/environments", { headers })).status, 200);
@@ -182,7 +184,7 @@ test("logout ends the session and clears the cookie", async () => {
   assert.is(res.status, 200);
   assert.match(String(res.headers["set-cookie"]), /vexil-session=; .*Max-Age=0/);
   assert.is((await srv.call("GET", "/api/admin/environments", { headers: user.headers })).status, 401);
-  const left = await srv.db.db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
+  const left = await srv.db.kysely.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
   assert.equal(left, []);
 });
 
@@ -196,7 +198,7 @@ test("tampered, foreign, expired and revoked cookies are 401", async () => {
     const res = await srv.call("GET", "/api/admin/environments", { headers: { cookie } });
     assert.equal([res.status, res.json.name], [401, "AuthenticationRequired"], cookie);
   }
-  await srv.db.db
+  await srv.db.kysely
     .updateTable("sessions")
     .set({ expires_at: new Date(Date.now() - 1000) })
     .where("user_id", "=", user.id)
@@ -204,7 +206,7 @@ test("tampered, foreign, expired and revoked cookies are 401", async () => {
   assert.is((await srv.call("GET", "/api/admin/environments", { headers: user.headers })).status, 401, "expired");
 
   const idle = await userWithRole(srv, "viewer");
-  await srv.db.db
+  await srv.db.kysely
     .updateTable("sessions")
     .set({ last_seen_at: new Date(Date.now() - 25 * 3600_000) })
     .where("user_id", "=", idle.id)
@@ -226,7 +228,7 @@ test("a password change and a user deletion end that user's sessions", async () 
   const deleted = await userWithRole(srv, "editor");
   assert.is((await srv.call("DELETE", `/api/admin/user-admin/${deleted.id}`, { headers: admin })).status, 200);
   assert.is((await srv.call("GET", "/api/admin/environments", { headers: deleted.headers })).status, 401);
-  const events = await srv.db.db
+  const events = await srv.db.kysely
     .selectFrom("events")
     .select("type")
     .where("type", "in", ["user-password-changed", "user-deleted"])
@@ -247,7 +249,7 @@ test("SECURE_COOKIES adds Secure to the cookie", async () => {
 
 test("a successful login is recorded as an event", async () => {
   const user = await userWithRole(srv, "viewer");
-  const events = await srv.db.db
+  const events = await srv.db.kysely
     .selectFrom("events")
     .selectAll()
     .where("type", "=", "user-logged-in")

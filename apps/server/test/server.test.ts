@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { createDb, migrateToLatest } from "@vexil/db";
+import { connectDatabase, migrateToLatest } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
 import pino from "pino";
 import { request } from "undici";
@@ -62,7 +62,7 @@ test("a /trpc batch may carry 50 calls; 51 is a 400 that runs none of them", asy
   const count = async () =>
     Number(
       (
-        await srv.db.db
+        await srv.db.kysely
           .selectFrom("banners")
           .select((eb) => eb.fn.countAll().as("n"))
           .executeTakeFirstOrThrow()
@@ -121,8 +121,8 @@ if (serverUrl) {
   test("a database that goes away gives 503 and the server recovers by itself", async () => {
     const testDb = await createTestDb();
     const relay = await startTcpRelay(testDb.databaseUrl as string);
-    const db = createDb({ databaseUrl: relay.url, poolSize: 2 });
-    await migrateToLatest(db.db);
+    const db = connectDatabase({ databaseUrl: relay.url, poolSize: 2 });
+    await migrateToLatest(db.kysely);
     const app = createApp({ config: loadConfig({}), db, log: pino({ level: "silent" }) });
     await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

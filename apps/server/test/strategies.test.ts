@@ -7,7 +7,7 @@ import { adminToken, userWithRole } from "./support/principals.ts";
 import { startTestServer, UUID_V4 } from "./support/test-server.ts";
 
 const srv = await startTestServer();
-const { db } = srv.db;
+const { kysely: db } = srv.db;
 const admin = await adminToken(srv);
 const viewer = await userWithRole(srv, "viewer");
 

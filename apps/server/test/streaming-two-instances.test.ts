@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
-import { createDb } from "@vexil/db";
+import { connectDatabase } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
 import { createApiToken } from "@vexil/services";
 import { sql } from "kysely";
@@ -23,7 +23,7 @@ interface Instance {
 }
 
 async function startInstance(databaseUrl: string): Promise<Instance> {
-  const db = createDb({ databaseUrl, poolSize: 4 });
+  const db = connectDatabase({ databaseUrl, poolSize: 4 });
   const config = loadConfig({ SESSION_SECRET: "one secret shared by both instances!!", PASSWORD_WORKERS: "1", SCHEDULER_INTERVAL_MS: "0" });
   const logs: Record<string, unknown>[] = [];
   const app = createApp({
@@ -43,9 +43,9 @@ if (serverUrl) {
   bUrl.searchParams.set("application_name", "vexil-instance-b");
   const b = await startInstance(bUrl.toString());
   const admin = {
-    authorization: (await createApiToken(testDb.db, null, { tokenName: "two-admin", type: "admin" })).secret,
+    authorization: (await createApiToken(testDb.kysely, null, { tokenName: "two-admin", type: "admin" })).secret,
   };
-  const sdkToken = (await createApiToken(testDb.db, null, { tokenName: "two-sdk", type: "client", environment: "development" })).secret;
+  const sdkToken = (await createApiToken(testDb.kysely, null, { tokenName: "two-sdk", type: "client", environment: "development" })).secret;
   const onA = (method: string, path: string, body?: unknown) =>
     callUrl(a.url, method, path, { headers: admin, ...(body !== undefined ? { body } : {}) });
   const env = (feature: string) => `/api/admin/projects/default/features/${feature}/environments/development`;
@@ -73,11 +73,11 @@ if (serverUrl) {
       // B's LISTEN connection goes away; the change below is notified while nobody on B hears it.
       const found = await sql<{ pid: number }>`
         select pid from pg_stat_activity where application_name = 'vexil-instance-b' and query = 'listen "vexil_flag_changes"'`.execute(
-        testDb.db,
+        testDb.kysely,
       );
       assert.ok(found.rows.length >= 1, "B's notification connection was found");
       for (const { pid } of found.rows)
-        assert.ok((await sql<{ done: boolean }>`select pg_terminate_backend(${pid}) as done`.execute(testDb.db)).rows[0]?.done);
+        assert.ok((await sql<{ done: boolean }>`select pg_terminate_backend(${pid}) as done`.execute(testDb.kysely)).rows[0]?.done);
       assert.is((await onA("POST", `${env("two.missed")}/on`)).status, 200);
       await sdkChangedUntil(unleash, () => unleash.isEnabled("two.missed"), "the change made while B was not listening");
       assert.ok(

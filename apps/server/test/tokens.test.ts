@@ -1,4 +1,4 @@
-import { createDb } from "@vexil/db";
+import { connectDatabase } from "@vexil/db";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createApp } from "../src/app.ts";
@@ -34,10 +34,10 @@ test("API tokens: created with the Unleash format, shown once, stored hashed", a
   const listed = await srv.call("GET", "/api/admin/api-tokens", { headers: admin });
   assert.ok(listed.json.tokens.some((t: { id: number }) => t.id === created.json.id));
   assert.not.ok(JSON.stringify(listed.json).includes(created.json.secret.split(".")[1]), "the list never shows a secret");
-  const stored = await srv.db.db.selectFrom("api_tokens").selectAll().where("id", "=", created.json.id).executeTakeFirstOrThrow();
+  const stored = await srv.db.kysely.selectFrom("api_tokens").selectAll().where("id", "=", created.json.id).executeTakeFirstOrThrow();
   assert.not.ok(JSON.stringify(stored).includes(created.json.secret.split(".")[1]), "only a hash is stored");
   assert.match(stored.secret_hash, /^[0-9a-f]{64}$/);
-  const event = await srv.db.db
+  const event = await srv.db.kysely
     .selectFrom("events")
     .selectAll()
     .where("type", "=", "api-token-created")
@@ -95,7 +95,7 @@ test("personal access tokens act as their user, with that user's permissions", a
     ["laptop"],
   );
 
-  await srv.db.db
+  await srv.db.kysely
     .updateTable("api_tokens")
     .set({ expires_at: new Date(Date.now() - 1000) })
     .where("id", "=", pat.json.id)
@@ -139,14 +139,14 @@ test("users: create (201, no hash), list, duplicates 409, validation 400, Viewer
     [res.status, res.json.name, res.json.message],
     [403, "NoAccessError", 'You need the "ADMIN" permission to perform this action.'],
   );
-  const users = await srv.db.db.selectFrom("users").select("username").where("username", "in", ["x", "y", "z", "w"]).execute();
+  const users = await srv.db.kysely.selectFrom("users").select("username").where("username", "in", ["x", "y", "z", "w"]).execute();
   assert.equal(users, [], "no refused request created a user");
 });
 
 // Needs a real Postgres: PGlite serves one process.
 if (srv.db.databaseUrl)
   test("two instances on one database share sessions and login limits", async () => {
-    const db = createDb({ databaseUrl: srv.db.databaseUrl, poolSize: 2 });
+    const db = connectDatabase({ databaseUrl: srv.db.databaseUrl, poolSize: 2 });
     const config = loadConfig({ SESSION_SECRET: srv.config.SESSION_SECRET as string, TRUST_PROXY: "127.0.0.1" });
     const other = createApp({ config, db, log: pino({ level: "silent" }) });
     await new Promise<void>((resolve) => other.server.listen(0, "127.0.0.1", resolve));

@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { createDb } from "@vexil/db";
+import { connectDatabase } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
 import { addChange, moveChangeRequest, createApiToken, createFeature, createUser, RootRole, setChangeRequestConfig } from "@vexil/services";
 import { sql } from "kysely";
@@ -16,7 +16,7 @@ import { heapGrowthMb, runMixedLoad } from "../load/mixed-load.ts";
 const serverUrl = process.env.TEST_DATABASE_URL;
 
 async function startInstance(databaseUrl: string): Promise<{ app: App; url: string }> {
-  const db = createDb({ databaseUrl, poolSize: 4 });
+  const db = connectDatabase({ databaseUrl, poolSize: 4 });
   const config = loadConfig({
     SESSION_SECRET: "one secret shared by both instances!!",
     TRUST_PROXY: "127.0.0.1",
@@ -37,7 +37,7 @@ if (serverUrl) {
   const b = await startInstance(testDb.databaseUrl as string);
   const both = [a.url, b.url];
   const password = "a password for both instances";
-  await createUser(testDb.db, a.app.deps.hasher, null, { username: "pat", password, rootRole: RootRole.Editor });
+  await createUser(testDb.kysely, a.app.deps.hasher, null, { username: "pat", password, rootRole: RootRole.Editor });
 
   test("sessions: a login on one instance works on the other, a logout on either ends it on both", async () => {
     const login = await call(a.url, "POST", "/auth/simple/login", {}, { username: "pat", password });
@@ -76,7 +76,7 @@ if (serverUrl) {
   });
 
   test("the scheduler: both instances run it, each due change request is applied exactly once", async () => {
-    const db = testDb.db;
+    const db = testDb.kysely;
     await setChangeRequestConfig(db, null, "default", "production", { changeRequestsEnabled: true, requiredApprovals: 1 });
     const approver = await createUser(db, a.app.deps.hasher, null, { username: "approver", rootRole: RootRole.Admin });
     const asApprover = { kind: "user", userId: approver.id, username: "approver", rootRole: RootRole.Admin, via: "session" } as const;
@@ -125,10 +125,11 @@ if (serverUrl) {
   // asserts that it is served at all, through the database's notification.
   test("client API: a change made on one instance is served by the other's snapshot", async () => {
     const admin = {
-      authorization: (await createApiToken(testDb.db, null, { tokenName: "cf-admin", type: "admin" })).secret,
+      authorization: (await createApiToken(testDb.kysely, null, { tokenName: "cf-admin", type: "admin" })).secret,
     };
     const sdk = {
-      authorization: (await createApiToken(testDb.db, null, { tokenName: "cf-sdk", type: "client", environment: "development" })).secret,
+      authorization: (await createApiToken(testDb.kysely, null, { tokenName: "cf-sdk", type: "client", environment: "development" }))
+        .secret,
     };
     assert.is((await call(a.url, "POST", "/api/admin/projects/default/features", admin, { name: "two-instances-flag" })).status, 201);
     // B builds its snapshot now, so that the change below must reach it through the database.
@@ -149,7 +150,7 @@ if (serverUrl) {
   });
 
   test("a mixed load alternating between the two instances: no errors", async () => {
-    const token = await createApiToken(testDb.db, null, { tokenName: "two", type: "admin" });
+    const token = await createApiToken(testDb.kysely, null, { tokenName: "two", type: "admin" });
     const result = await runMixedLoad({
       urls: both,
       rate: 40,

@@ -5,7 +5,7 @@ import { type Reply, startTestServer } from "./support/test-server.ts";
 import { assertError } from "./support/assert-error.ts";
 
 const srv = await startTestServer();
-const { db } = srv.db;
+const { kysely: db } = srv.db;
 const admin = await adminToken(srv);
 const editor = await userWithRole(srv, "editor");
 

@@ -10,6 +10,7 @@ import { usersRouter } from "./router/users.ts";
 import { clientFeaturesRouter } from "./router/client-features.ts";
 import { clientMetricsRouter } from "./router/client-metrics.ts";
 import { dependenciesRouter } from "./router/dependencies.ts";
+import { featureEnvironmentsRouter } from "./router/feature-environments.ts";
 import { featureStrategiesRouter } from "./router/feature-strategies.ts";
 import { frontendRouter } from "./router/frontend.ts";
 import { segmentsRouter } from "./router/segments.ts";
@@ -26,6 +27,7 @@ export const appRouter = router({
   changeRequests: changeRequestsRouter,
   banners: bannersRouter,
   events: eventsRouter,
+  featureEnvironments: featureEnvironmentsRouter,
   featureStrategies: featureStrategiesRouter,
   strategyTypes: strategyTypesRouter,
   segments: segmentsRouter,

@@ -114,7 +114,7 @@ test("the frontend API with a frontend token: features reads the query's context
   await admin.features.create({ projectId: "default", name: "web.beta" });
   const where = { projectId: "default", featureName: "web.beta", environment: "development" };
   await admin.featureStrategies.add({ ...where, name: "userWithId", parameters: { userIds: "alice" } });
-  await admin.featureStrategies.enable(where);
+  await admin.featureEnvironments.turnOn(where);
   const token = await admin.apiTokens.create({ tokenName: "web", type: "frontend", projects: ["default"], environment: "development" });
   const browser = createRestClient({ baseUrl: srv.url, token: token.secret });
   const names = (answer: { toggles: { name: string }[] }) => answer.toggles.map((t) => t.name);

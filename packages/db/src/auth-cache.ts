@@ -1,5 +1,5 @@
 import { AUTH_CHANGES_CHANNEL } from "./auth-changes.ts";
-import type { Db } from "./create-db.ts";
+import type { DatabaseConnection } from "./create-db.ts";
 import { type CredentialCacheOptions, type CredentialLookup, createCredentialCache } from "./credential-cache.ts";
 
 export interface AuthCache<T> {
@@ -16,7 +16,10 @@ export interface AuthCache<T> {
  * (triggers, NOTIFY), this instance's own writes before the write returns and other instances' a
  * moment later. While the announcements cannot be heard it caches nothing.
  */
-export function createAuthCache<T>(db: Db, options: CredentialCacheOptions & { onLost?(error?: unknown): void }): AuthCache<T> {
+export function createAuthCache<T>(
+  db: DatabaseConnection,
+  options: CredentialCacheOptions & { onLost?(error?: unknown): void },
+): AuthCache<T> {
   const cache = createCredentialCache<T>(options);
   let heard: () => void = () => {};
   const listening = new Promise<void>((resolve) => {

@@ -9,7 +9,7 @@ import type { Database } from "./database.ts";
 import { type ListenHandlers, type Listener, listenOnPglite, listenOnPostgres } from "./listener.ts";
 import { ownNotifications } from "./own-notifications.ts";
 
-export interface DbConfig {
+export interface DatabaseConfig {
   /** A Postgres connection string. When absent, the embedded PGlite database is used. */
   databaseUrl?: string | undefined;
   /** Where PGlite keeps its files; `memory://` keeps nothing. */
@@ -22,11 +22,12 @@ export interface DbConfig {
   statementTimeoutMs?: number | undefined;
 }
 
-export interface Db {
-  db: Kysely<Database>;
+/** An open database: the typed query builder over it, what kind it is, its notifications, and its close. */
+export interface DatabaseConnection {
+  kysely: Kysely<Database>;
   kind: "postgres" | "pglite";
   /**
-   * Receives each NOTIFY on a channel once: those of this Db's own writes before the write
+   * Receives each NOTIFY on a channel once: those of this DatabaseConnection's own writes before the write
    * returns, the others' on a connection of its own.
    */
   listen(channel: string, handlers: ListenHandlers): Listener;
@@ -48,7 +49,7 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
-export function createDb(config: DbConfig): Db {
+export function connectDatabase(config: DatabaseConfig): DatabaseConnection {
   if (config.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
@@ -71,7 +72,7 @@ export function createDb(config: DbConfig): Db {
     // Closed with the pool, so that no listener's connection outlives it and keeps the process up.
     const listeners = new Set<Listener>();
     return {
-      db,
+      kysely: db,
       kind: "postgres",
       listen: (channel, handlers) => {
         const stopOwn = own.add(channel, handlers.onMessage);
@@ -106,7 +107,7 @@ export function createDb(config: DbConfig): Db {
     dialect: lazyPostgresDialect(async () => new (await import("kysely-pglite-dialect")).PGliteDialect(await open())),
   });
   return {
-    db,
+    kysely: db,
     kind: "pglite",
     listen: (channel, handlers) => listenOnPglite(open(), channel, handlers),
     close: async () => {

@@ -1,5 +1,5 @@
 export type { Database } from "./database.ts";
-export { createDb, type Db, type DbConfig } from "./create-db.ts";
+export { connectDatabase, type DatabaseConnection, type DatabaseConfig } from "./create-db.ts";
 export { DataDirInUse } from "./data-dir-lock.ts";
 export { migrateToLatest, type MigrationOutcome } from "./migrate.ts";
 export { isDatabaseUnavailable, isStatementTimeout } from "./database-unavailable.ts";

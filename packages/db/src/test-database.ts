@@ -5,13 +5,13 @@ import { join } from "node:path";
 import pg from "pg";
 import { Kysely } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
-import { createDb, type Db } from "./create-db.ts";
+import { connectDatabase, type DatabaseConnection } from "./create-db.ts";
 import type { Database } from "./database.ts";
 import { openPglite } from "./embedded/open-pglite.ts";
 import { migrateToLatest } from "./migrate.ts";
 import { migrations } from "./migrations/index.ts";
 
-export interface TestDb extends Db {
+export interface TestDb extends DatabaseConnection {
   /** The connection string of this file's database; absent on PGlite. */
   databaseUrl?: string;
 }
@@ -42,9 +42,9 @@ async function ensureTemplate(admin: pg.Client, serverUrl: string, template: str
     const building = `${template}_building`;
     await admin.query(`drop database if exists "${building}" with (force)`);
     await admin.query(`create database "${building}"`);
-    const built = createDb({ databaseUrl: withDatabase(serverUrl, building), poolSize: 1 });
+    const built = connectDatabase({ databaseUrl: withDatabase(serverUrl, building), poolSize: 1 });
     try {
-      await migrateToLatest(built.db);
+      await migrateToLatest(built.kysely);
     } finally {
       await built.close();
     }
@@ -85,7 +85,7 @@ export async function createTestDb(env: Record<string, string | undefined> = pro
     // 35 MB less for each database, and uvu imports every test file, opening its database,
     // before it runs any.
     const scratch = await mkdtemp(join(tmpdir(), "vexil-test-db-"));
-    const embedded = createDb({ dataDir: join(scratch, "data"), embeddedTemplate: await embeddedTemplate });
+    const embedded = connectDatabase({ dataDir: join(scratch, "data"), embeddedTemplate: await embeddedTemplate });
     return {
       ...embedded,
       close: async () => {
@@ -110,7 +110,7 @@ export async function createTestDb(env: Record<string, string | undefined> = pro
   }
 
   const databaseUrl = withDatabase(serverUrl, name);
-  const db = createDb({ databaseUrl, poolSize: 5 });
+  const db = connectDatabase({ databaseUrl, poolSize: 5 });
   return {
     ...db,
     databaseUrl,

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createDb, DataDirInUse, migrateToLatest } from "../src/index.ts";
+import { connectDatabase, DataDirInUse, migrateToLatest } from "../src/index.ts";
 
 test("an embedded data directory is held by one process at a time, and a dead holder's lock is taken over", async () => {
   const dir = mkdtempSync(join(tmpdir(), "vexil-lock-"));
@@ -13,7 +13,7 @@ test("an embedded data directory is held by one process at a time, and a dead ho
     // Another live process (the parent of this one) holds the directory.
     writeFileSync(`${dataDir}.lock`, String(process.ppid));
     try {
-      createDb({ dataDir });
+      connectDatabase({ dataDir });
       assert.unreachable("a held data directory must not open");
     } catch (error) {
       assert.instance(error, DataDirInUse);
@@ -24,12 +24,12 @@ test("an embedded data directory is held by one process at a time, and a dead ho
     // A process that has ended holds nothing.
     const ended = spawnSync(process.execPath, ["-e", ""]).pid;
     writeFileSync(`${dataDir}.lock`, String(ended));
-    const db = createDb({ dataDir });
-    await migrateToLatest(db.db);
+    const db = connectDatabase({ dataDir });
+    await migrateToLatest(db.kysely);
     await db.close();
     assert.not.ok(existsSync(`${dataDir}.lock`), "closing releases the lock");
-    const again = createDb({ dataDir });
-    assert.is((await again.db.selectFrom("projects").select("id").execute()).length, 1);
+    const again = connectDatabase({ dataDir });
+    assert.is((await again.kysely.selectFrom("projects").select("id").execute()).length, 1);
     await again.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

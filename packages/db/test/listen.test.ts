@@ -1,11 +1,11 @@
 import { sql } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { AUTH_CHANGES_CHANNEL, createDb, tokenTag } from "../src/index.ts";
+import { AUTH_CHANGES_CHANNEL, connectDatabase, tokenTag } from "../src/index.ts";
 import { createTestDb } from "../src/test-database.ts";
 
 const testDb = await createTestDb();
-const { db } = testDb;
+const { kysely: db } = testDb;
 
 /** Listens on the auth channel of `on` and resolves once the listener hears every change. */
 async function heard(on: typeof testDb) {
@@ -57,10 +57,10 @@ test("a write's own notice is heard before the write returns, and once", async (
 if (testDb.databaseUrl) {
   test("another instance's notice reaches the listener", async () => {
     const { arrival, listener } = await heard(testDb);
-    const other = createDb({ databaseUrl: testDb.databaseUrl, poolSize: 1 });
+    const other = connectDatabase({ databaseUrl: testDb.databaseUrl, poolSize: 1 });
     try {
       const notice = arrival("from-elsewhere");
-      await sql`select pg_notify(${AUTH_CHANGES_CHANNEL}, 'from-elsewhere')`.execute(other.db);
+      await sql`select pg_notify(${AUTH_CHANGES_CHANNEL}, 'from-elsewhere')`.execute(other.kysely);
       await notice;
     } finally {
       await other.close();

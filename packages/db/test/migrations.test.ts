@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createDb, migrateToLatest } from "../src/index.ts";
+import { connectDatabase, migrateToLatest } from "../src/index.ts";
 import { migrations } from "../src/migrations/index.ts";
 import { createTestDb } from "../src/test-database.ts";
 
@@ -15,23 +15,23 @@ const allMigrations = Object.keys(migrations);
 test("PGlite: migrates an empty database, seeds it, and answers int8 as numbers", async () => {
   const dir = mkdtempSync(join(tmpdir(), "vexil-pglite-"));
   try {
-    const first = createDb({ dataDir: dir });
-    const outcome = await migrateToLatest(first.db);
+    const first = connectDatabase({ dataDir: dir });
+    const outcome = await migrateToLatest(first.kysely);
     assert.equal(outcome.applied, allMigrations);
-    const envs = await first.db.selectFrom("environments").select("name").orderBy("sort_order").execute();
+    const envs = await first.kysely.selectFrom("environments").select("name").orderBy("sort_order").execute();
     assert.equal(
       envs.map((e) => e.name),
       ["development", "production"],
     );
-    const { rows } = await sql<{ n: number }>`select count(*) as n from environments`.execute(first.db);
+    const { rows } = await sql<{ n: number }>`select count(*) as n from environments`.execute(first.kysely);
     assert.is(rows[0]?.n, 2);
-    await first.db.insertInto("projects").values({ id: "kept", name: "Kept" }).execute();
+    await first.kysely.insertInto("projects").values({ id: "kept", name: "Kept" }).execute();
     await first.close();
 
     // The data directory keeps what was written, and a second start has nothing to migrate.
-    const second = createDb({ dataDir: dir });
-    assert.equal((await migrateToLatest(second.db)).applied, []);
-    const kept = await second.db.selectFrom("projects").select("id").where("id", "=", "kept").execute();
+    const second = connectDatabase({ dataDir: dir });
+    assert.equal((await migrateToLatest(second.kysely)).applied, []);
+    const kept = await second.kysely.selectFrom("projects").select("id").where("id", "=", "kept").execute();
     assert.equal(kept, [{ id: "kept" }]);
     await second.close();
   } finally {
@@ -43,10 +43,10 @@ test("test databases are fresh, migrated and separate", async () => {
   const a = await createTestDb();
   const b = await createTestDb();
   try {
-    await a.db.insertInto("projects").values({ id: "only-in-a", name: "A" }).execute();
-    const inB = await b.db.selectFrom("projects").select("id").where("id", "=", "only-in-a").execute();
+    await a.kysely.insertInto("projects").values({ id: "only-in-a", name: "A" }).execute();
+    const inB = await b.kysely.selectFrom("projects").select("id").where("id", "=", "only-in-a").execute();
     assert.equal(inB, []);
-    const seeded = await b.db.selectFrom("project_environments").selectAll().orderBy("environment_name").execute();
+    const seeded = await b.kysely.selectFrom("project_environments").selectAll().orderBy("environment_name").execute();
     assert.equal(seeded, [
       { project_id: "default", environment_name: "development" },
       { project_id: "default", environment_name: "production" },
@@ -66,12 +66,12 @@ if (serverUrl) {
     await admin.query(`create database "${name}"`);
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    const one = createDb({ databaseUrl: url.toString() });
-    const two = createDb({ databaseUrl: url.toString() });
+    const one = connectDatabase({ databaseUrl: url.toString() });
+    const two = connectDatabase({ databaseUrl: url.toString() });
     try {
-      const [r1, r2] = await Promise.all([migrateToLatest(one.db), migrateToLatest(two.db)]);
+      const [r1, r2] = await Promise.all([migrateToLatest(one.kysely), migrateToLatest(two.kysely)]);
       assert.equal([...r1.applied, ...r2.applied].sort(), [...allMigrations].sort());
-      const { rows } = await sql<{ n: number }>`select count(*) as n from environments`.execute(one.db);
+      const { rows } = await sql<{ n: number }>`select count(*) as n from environments`.execute(one.kysely);
       assert.is(rows[0]?.n, 2, "seed rows were written once and int8 came back as a number");
     } finally {
       await one.close();

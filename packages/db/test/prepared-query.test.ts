@@ -1,11 +1,11 @@
 import { sql } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { batchedLookUp, createDb, preparedQuery, textRows } from "../src/index.ts";
+import { batchedLookUp, connectDatabase, preparedQuery, textRows } from "../src/index.ts";
 import { createTestDb } from "../src/test-database.ts";
 
 const testDb = await createTestDb();
-const { db } = testDb;
+const { kysely: db } = testDb;
 await db
   .insertInto("projects")
   .values([
@@ -71,14 +71,14 @@ test("look-ups of one turn share one query, each gets its own answer, and a tran
 // Named statements live in a Postgres session; PGlite has one connection and no statement names.
 if (testDb.databaseUrl) {
   test("on Postgres a prepared query runs as a named statement of its connection; others stay unnamed", async () => {
-    const single = createDb({ databaseUrl: testDb.databaseUrl, poolSize: 1 });
+    const single = connectDatabase({ databaseUrl: testDb.databaseUrl, poolSize: 1 });
     try {
-      for (const ids of [["alpha"], ["beta"], ["alpha", "beta"]]) await projectNames.execute(single.db, { ids });
-      await single.db.selectFrom("projects").select("id").where("id", "=", "alpha").execute();
+      for (const ids of [["alpha"], ["beta"], ["alpha", "beta"]]) await projectNames.execute(single.kysely, { ids });
+      await single.kysely.selectFrom("projects").select("id").where("id", "=", "alpha").execute();
       const { rows } = await sql<{
         name: string;
         calls: number;
-      }>`select name, generic_plans + custom_plans as calls from pg_prepared_statements`.execute(single.db);
+      }>`select name, generic_plans + custom_plans as calls from pg_prepared_statements`.execute(single.kysely);
       assert.equal(rows, [{ name: "vexil_test_project_names", calls: 3 }]);
     } finally {
       await single.close();

@@ -9,7 +9,7 @@ import { createTestDb, type TestDb } from "../src/test-database.ts";
 async function exported(db: TestDb): Promise<string> {
   let text = "";
   await exportDatabase(
-    db.db,
+    db.kysely,
     (chunk) => void (text += chunk),
     () => {},
   );
@@ -49,7 +49,7 @@ async function withTwoDatabases(run: (source: TestDb, target: TestDb) => Promise
 
 /** The refusal that importing `document` into `target` ends in; a success fails the test. */
 async function importRefusal(target: TestDb, document: TransferDocument): Promise<Error> {
-  const refusal = await importDatabase(target.db, document, () => {}).then(
+  const refusal = await importDatabase(target.kysely, document, () => {}).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -58,24 +58,24 @@ async function importRefusal(target: TestDb, document: TransferDocument): Promis
 }
 
 async function populate(db: TestDb): Promise<void> {
-  await db.db
+  await db.kysely
     .insertInto("users")
     .values({ username: "ada", password_hash: "$2b$10$abcdefghijklmnopqrstuuJ0mJ0mJ0mJ0mJ0mJ0mJ0mJ0mJ0mJ0m", root_role: 1 })
     .execute();
-  await db.db.insertInto("users").values({ username: "bo", email: "bo@example.com", root_role: 3 }).execute();
-  await db.db
+  await db.kysely.insertInto("users").values({ username: "bo", email: "bo@example.com", root_role: 3 }).execute();
+  await db.kysely
     .insertInto("api_tokens")
     .values({ type: "admin", token_name: "ci", secret_hash: "f".repeat(64), projects: JSON.stringify(["*"]), environment: "*" })
     .execute();
   await sql`insert into banners (message, created_at) values ('first', '2026-01-02 03:04:05.123456+00'), ('second', '2026-01-02 03:04:05.123457+00')`.execute(
-    db.db,
+    db.kysely,
   );
-  await db.db.deleteFrom("banners").where("message", "=", "first").execute();
-  await db.db.insertInto("projects").values({ id: "web", name: "Web", description: null }).execute();
-  await db.db.deleteFrom("projects").where("id", "=", "default").execute();
-  await db.db.insertInto("project_environments").values({ project_id: "web", environment_name: "production" }).execute();
-  await db.db.insertInto("features").values({ name: "checkout", project_id: "web" }).execute();
-  await db.db
+  await db.kysely.deleteFrom("banners").where("message", "=", "first").execute();
+  await db.kysely.insertInto("projects").values({ id: "web", name: "Web", description: null }).execute();
+  await db.kysely.deleteFrom("projects").where("id", "=", "default").execute();
+  await db.kysely.insertInto("project_environments").values({ project_id: "web", environment_name: "production" }).execute();
+  await db.kysely.insertInto("features").values({ name: "checkout", project_id: "web" }).execute();
+  await db.kysely
     .insertInto("feature_environments")
     .values({
       feature_name: "checkout",
@@ -84,7 +84,9 @@ async function populate(db: TestDb): Promise<void> {
       variants: JSON.stringify([{ name: "a", weight: 1000 }]),
     })
     .execute();
-  await sql`insert into events (type, created_by, data) values ('feature-created', 'ada', '{"name":"checkout","n":1.50}')`.execute(db.db);
+  await sql`insert into events (type, created_by, data) values ('feature-created', 'ada', '{"name":"checkout","n":1.50}')`.execute(
+    db.kysely,
+  );
 }
 
 test("the export covers every table and column of the migrated schema, parents before children", async () => {
@@ -95,7 +97,7 @@ test("the export covers every table and column of the migrated schema, parents b
       select c.table_name as "table", c.column_name as "column" from information_schema.columns c
       join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
       where c.table_schema = current_schema() and t.table_type = 'BASE TABLE' and c.table_name not like 'kysely_migration%'
-      order by 1, c.ordinal_position`.execute(db.db);
+      order by 1, c.ordinal_position`.execute(db.kysely);
     const inSchema = rows.map((r) => `${r.table}.${r.column}`).sort();
     const inDocument = document.tables.flatMap((t) => t.columns.map((c) => `${t.name}.${c}`)).sort();
     assert.equal(inDocument, inSchema);
@@ -114,13 +116,13 @@ test("import reproduces every row (ids, microsecond timestamps, jsonb, hashes), 
   withTwoDatabases(async (source, target) => {
     await populate(source);
     const text = await exported(source);
-    await importDatabase(target.db, readDocument(text), () => {});
+    await importDatabase(target.kysely, readDocument(text), () => {});
     assert.is(comparable(await exported(target)), comparable(text));
-    const banners = await sql<{ id: number; at: string }>`select id, created_at::text as at from banners`.execute(target.db);
+    const banners = await sql<{ id: number; at: string }>`select id, created_at::text as at from banners`.execute(target.kysely);
     assert.equal(banners.rows, [{ id: 2, at: "2026-01-02 03:04:05.123457+00" }]);
-    const next = await target.db.insertInto("banners").values({ message: "after" }).returning("id").executeTakeFirstOrThrow();
+    const next = await target.kysely.insertInto("banners").values({ message: "after" }).returning("id").executeTakeFirstOrThrow();
     assert.is(next.id, 3);
-    const user = await target.db.insertInto("users").values({ username: "cy", root_role: 2 }).returning("id").executeTakeFirstOrThrow();
+    const user = await target.kysely.insertInto("users").values({ username: "cy", root_role: 2 }).returning("id").executeTakeFirstOrThrow();
     assert.is(user.id, 3);
   }));
 
@@ -128,7 +130,7 @@ test("import refuses a database that is not new, changing nothing", () =>
   withTwoDatabases(async (source, target) => {
     await populate(source);
     const document = readDocument(await exported(source));
-    await target.db.insertInto("banners").values({ message: "already here" }).execute();
+    await target.kysely.insertInto("banners").values({ message: "already here" }).execute();
     const before = comparable(await exported(target));
     assert.match((await importRefusal(target, document)).message, /not empty \(the table banners holds data\)/);
     assert.is(comparable(await exported(target)), before);
@@ -177,9 +179,9 @@ test("a changed, broken or cut document is refused with the line it broke on", (
     const forged = resealed(withLine(banner, lines[banner]!.replace("2026-01-02 03:04:05.123457+00", "not a time")));
     const refusal = await importRefusal(target, readDocument(forged));
     assert.match(refusal.message, new RegExp(`^lines ${banner + 1}-${banner + 1}: rows of banners the database refused`));
-    assert.equal(await target.db.selectFrom("users").select("id").execute(), []);
+    assert.equal(await target.kysely.selectFrom("users").select("id").execute(), []);
     assert.equal(
-      (await target.db.selectFrom("projects").select("id").execute()).map((p) => p.id),
+      (await target.kysely.selectFrom("projects").select("id").execute()).map((p) => p.id),
       ["default"],
     );
   }));

@@ -16,7 +16,7 @@ import { rejects } from "./support/rejects.ts";
 import { scryptHasher } from "./support/scrypt-hasher.ts";
 
 const testDb = await createTestDb();
-const { db } = testDb;
+const { kysely: db } = testDb;
 const user = await createUser(db, scryptHasher(), null, { username: "tess", rootRole: RootRole.Editor });
 const tess: Principal = { kind: "user", userId: user.id, username: "tess", rootRole: RootRole.Editor, via: "session" };
 const admin: Principal = { kind: "admin-token", tokenId: 0, tokenName: "root" };

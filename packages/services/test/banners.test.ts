@@ -16,7 +16,7 @@ import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 
 const testDb = await openTestDb();
-const { db, write } = testDb;
+const { kysely: db, write } = testDb;
 const admin: Principal = { kind: "admin-token", tokenId: 1, tokenName: "ci-token" };
 const alice: Principal = { kind: "user", userId: 7, username: "alice", rootRole: 1, via: "session" };
 

@@ -22,7 +22,7 @@ import {
 import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 
-const { db, write, close } = await openTestDb();
+const { kysely: db, write, close } = await openTestDb();
 
 // Users are rows of their own here: change requests reference their authors and reviewers.
 let userCount = 0;

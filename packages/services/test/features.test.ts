@@ -17,7 +17,7 @@ import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 
 const testDb = await openTestDb();
-const { db, write } = testDb;
+const { kysely: db, write } = testDb;
 const bob: Principal = { kind: "user", userId: 9, username: "bob", rootRole: 2, via: "session" };
 
 const featureEvents = () => db.selectFrom("events").selectAll().where("type", "=", "feature-created").orderBy("id").execute();

@@ -1,4 +1,4 @@
-import { createDb } from "@vexil/db";
+import { connectDatabase } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
 import { type Kysely, sql } from "kysely";
 import { test } from "uvu";
@@ -15,7 +15,7 @@ import {
 import { replaceFeatureEnvironmentVariants, setChangeRequestConfig } from "../src/index.ts";
 
 const testDb = await createTestDb();
-const { db } = testDb;
+const { kysely: db } = testDb;
 const { id: userId } = await db.insertInto("users").values({ username: "dana", root_role: 2 }).returning("id").executeTakeFirstOrThrow();
 const dana: Principal = { kind: "user", userId, username: "dana", rootRole: 2, via: "session" };
 const variant = { name: "blue", weight: 1000, weightType: "variable", stickiness: "default" } as const;
@@ -70,10 +70,10 @@ test("the hot reads answer right", () => hotReads(db));
 // Named statements live in a Postgres session; PGlite has one connection and no statement names.
 if (testDb.databaseUrl) {
   test("on Postgres the hot reads run as named prepared statements", async () => {
-    const single = createDb({ databaseUrl: testDb.databaseUrl, poolSize: 1 });
+    const single = connectDatabase({ databaseUrl: testDb.databaseUrl, poolSize: 1 });
     try {
-      await hotReads(single.db);
-      const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements order by name`.execute(single.db);
+      await hotReads(single.kysely);
+      const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements order by name`.execute(single.kysely);
       assert.equal(
         rows.map((r) => r.name),
         [

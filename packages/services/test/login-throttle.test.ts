@@ -5,7 +5,7 @@ import { createUser, DEFAULT_SESSION_POLICY, login, type LoginLimits, PasswordMi
 import { scryptHasher } from "./support/scrypt-hasher.ts";
 
 const testDb = await createTestDb();
-const { db } = testDb;
+const { kysely: db } = testDb;
 const hasher = scryptHasher();
 const PASSWORD = "correct horse battery";
 await createUser(db, hasher, null, { username: "dana", password: PASSWORD, rootRole: RootRole.Editor });

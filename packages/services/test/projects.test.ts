@@ -15,7 +15,7 @@ import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 
 const testDb = await openTestDb();
-const { db } = testDb;
+const { kysely: db } = testDb;
 const alice: Principal = { kind: "user", userId: 7, username: "alice", rootRole: 1, via: "session" };
 
 const eventsOf = (type: string) => db.selectFrom("events").selectAll().where("type", "=", type).orderBy("id").execute();

@@ -18,7 +18,7 @@ import {
 } from "../src/index.ts";
 import { openTestDb } from "./support/test-db.ts";
 
-const { db, write, close } = await openTestDb();
+const { kysely: db, write, close } = await openTestDb();
 
 let userCount = 0;
 async function user(rootRole: RootRoleId): Promise<Principal> {

@@ -11,7 +11,7 @@ import {
 import { openTestDb } from "./support/test-db.ts";
 
 const testDb = await openTestDb();
-const { db, write } = testDb;
+const { kysely: db, write } = testDb;
 const flip = (featureName: string, enabled: boolean) =>
   write((trx) => setFeatureEnvironmentEnabled(trx, null, { projectId: "default", featureName, environment: "development" }, enabled));
 

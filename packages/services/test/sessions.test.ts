@@ -7,7 +7,7 @@ import { lookUpSessionPrincipal, RootRole, type SessionPolicy } from "../src/ind
 import { scryptHasher } from "./support/scrypt-hasher.ts";
 
 const testDb = await createTestDb();
-const { db } = testDb;
+const { kysely: db } = testDb;
 const hasher = scryptHasher();
 const PASSWORD = "correct horse battery";
 const policy: SessionPolicy = { ...DEFAULT_SESSION_POLICY, maxPerUser: 3 };

@@ -8,7 +8,7 @@ import { rejects } from "./support/rejects.ts";
 import { scryptHasher } from "./support/scrypt-hasher.ts";
 
 const testDb = await createTestDb();
-const { db } = testDb;
+const { kysely: db } = testDb;
 const hasher = scryptHasher();
 const PASSWORD = "correct horse battery";
 const logIn = (username: string, password = PASSWORD) =>

@@ -16,7 +16,7 @@ import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 
 const testDb = await openTestDb();
-const { db } = testDb;
+const { kysely: db } = testDb;
 const dave: Principal = { kind: "admin-token", tokenId: 3, tokenName: "deploy-bot" };
 
 function throwsValidation(fn: () => unknown): ValidationError {

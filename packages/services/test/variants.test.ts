@@ -15,7 +15,7 @@ import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 
 const testDb = await openTestDb();
-const { db, write } = testDb;
+const { kysely: db, write } = testDb;
 const carol: Principal = { kind: "user", userId: 4, username: "carol", rootRole: 2, via: "session" };
 
 // "default" has development and production enabled (the seed); "staging" exists but is not enabled there.

@@ -50,8 +50,8 @@ or one of the demo users exists already. With the embedded database, stop the se
     const db = await openMigratedDatabase(config, terminal);
     const hasher = commandPasswordHasher(config);
     try {
-      await bootstrap({ deps: { db: db.db, hasher, log: progressLogger(terminal) } }, config);
-      const loaded = await loadDemo(db.db, hasher, password, terminal.progress);
+      await bootstrap({ deps: { db: db.kysely, hasher, log: progressLogger(terminal) } }, config);
+      const loaded = await loadDemo(db.kysely, hasher, password, terminal.progress);
       terminal.print(`Loaded the demo project "${DEMO_PROJECT.id}".`);
       terminal.print("");
       terminal.print("Demo users (Editors; the password is the one you gave) and their personal access tokens, shown only now:");

@@ -27,7 +27,7 @@ It holds password hashes and token hashes: keep it as safe as the database.`,
       const write = async (text: string) => {
         if (!terminal.stdout.write(text)) await once(terminal.stdout, "drain");
       };
-      await exportDatabase(db.db, write, (line) => terminal.progress(`exported ${line}`));
+      await exportDatabase(db.kysely, write, (line) => terminal.progress(`exported ${line}`));
       terminal.progress("Export done.");
     } finally {
       await db.close();

@@ -34,7 +34,7 @@ It refuses, changing nothing:
     terminal.progress(`Read a document of schema ${document.header.schema}, exported at ${document.header.exportedAt}.`);
     const db = await openMigratedDatabase(config, terminal);
     try {
-      await importDatabase(db.db, document, (line) => terminal.progress(`imported ${line}`));
+      await importDatabase(db.kysely, document, (line) => terminal.progress(`imported ${line}`));
       terminal.progress(`Import done into ${describeDatabase(config)}.`);
     } finally {
       await db.close();

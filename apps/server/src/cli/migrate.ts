@@ -1,4 +1,4 @@
-import { createDb, migrateToLatest } from "@vexil/db";
+import { connectDatabase, migrateToLatest } from "@vexil/db";
 import { loadConfig } from "../config.ts";
 import { type Command, parseFlags } from "./command.ts";
 import { announceNewEmbeddedDatabase, describeDatabase } from "./open-database.ts";
@@ -20,9 +20,9 @@ in DATA_DIR (default .vexil/data).`,
     const config = loadConfig(terminal.env);
     terminal.progress(`Migrating ${describeDatabase(config)}...`);
     announceNewEmbeddedDatabase(config, terminal);
-    const db = createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1 });
+    const db = connectDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1 });
     try {
-      const { applied } = await migrateToLatest(db.db);
+      const { applied } = await migrateToLatest(db.kysely);
       for (const name of applied) terminal.print(`applied ${name}`);
       terminal.progress(
         applied.length

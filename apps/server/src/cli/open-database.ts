@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createDb, type Db, migrateToLatest } from "@vexil/db";
+import { connectDatabase, type DatabaseConnection, migrateToLatest } from "@vexil/db";
 import type { Config } from "../config.ts";
 import type { Terminal } from "./terminal.ts";
 
@@ -20,17 +20,17 @@ export function announceNewEmbeddedDatabase(config: Config, terminal: Terminal):
  * Opens the database that `serve` would use with the same configuration, brought up to date as
  * `serve` brings it at start, so that any command works on a fresh one.
  */
-export async function openMigratedDatabase(config: Config, terminal: Terminal): Promise<Db> {
+export async function openMigratedDatabase(config: Config, terminal: Terminal): Promise<DatabaseConnection> {
   terminal.progress(`Using ${describeDatabase(config)}.`);
   announceNewEmbeddedDatabase(config, terminal);
-  const db = createDb({
+  const db = connectDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: 2,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   try {
-    const { applied } = await migrateToLatest(db.db);
+    const { applied } = await migrateToLatest(db.kysely);
     if (applied.length) terminal.progress(`Applied ${applied.length} migration${applied.length === 1 ? "" : "s"}.`);
     return db;
   } catch (error) {

@@ -57,7 +57,7 @@ With the embedded database, stop the server first (one process at a time).`,
 
     const db = await openMigratedDatabase(config, terminal);
     try {
-      const token = await createApiToken(db.db, null, {
+      const token = await createApiToken(db.kysely, null, {
         tokenName,
         type,
         projects: flags.project,

@@ -41,7 +41,7 @@ With the embedded database, stop the server first (one process at a time).`,
     const db = await openMigratedDatabase(config, terminal);
     const hasher = commandPasswordHasher(config);
     try {
-      const user = await createUser(db.db, hasher, null, {
+      const user = await createUser(db.kysely, hasher, null, {
         username,
         email: flags.email,
         name: flags.name,

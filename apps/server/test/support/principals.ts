@@ -9,13 +9,13 @@ let counter = 0;
 
 /** Headers carrying a new admin API token. */
 export async function adminToken(srv: TestServer): Promise<Record<string, string>> {
-  const token = await createApiToken(srv.db.db, null, { tokenName: `admin-${++counter}`, type: "admin" });
+  const token = await createApiToken(srv.db.kysely, null, { tokenName: `admin-${++counter}`, type: "admin" });
   return { authorization: token.secret };
 }
 
 /** Headers carrying a new client (SDK) token, which the admin API refuses. */
 export async function clientToken(srv: TestServer): Promise<Record<string, string>> {
-  const token = await createApiToken(srv.db.db, null, {
+  const token = await createApiToken(srv.db.kysely, null, {
     tokenName: `client-${++counter}`,
     type: "client",
     projects: ["default"],
@@ -26,7 +26,7 @@ export async function clientToken(srv: TestServer): Promise<Record<string, strin
 
 /** Headers carrying a new frontend token (for browsers), which only the frontend API takes. */
 export async function frontendToken(srv: TestServer): Promise<Record<string, string>> {
-  const token = await createApiToken(srv.db.db, null, {
+  const token = await createApiToken(srv.db.kysely, null, {
     tokenName: `frontend-${++counter}`,
     type: "frontend",
     projects: ["default"],
@@ -41,7 +41,7 @@ export async function userWithRole(
   role: Role,
   username = `${role}-${process.pid}-${++counter}`,
 ): Promise<{ id: number; username: string; password: string; headers: Record<string, string> }> {
-  const user = await createUser(srv.db.db, srv.app.deps.hasher, null, { username, password: TEST_PASSWORD, rootRole: ROLE_ID[role] });
+  const user = await createUser(srv.db.kysely, srv.app.deps.hasher, null, { username, password: TEST_PASSWORD, rootRole: ROLE_ID[role] });
   const headers = await loginHeaders(srv, username, TEST_PASSWORD);
   return { id: user.id, username, password: TEST_PASSWORD, headers };
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createDb, type Db } from "@vexil/db";
+import { connectDatabase, type DatabaseConnection } from "@vexil/db";
 import { createTestDb } from "@vexil/db/testing";
 import { buildServer } from "./build-server.ts";
 
@@ -44,27 +44,27 @@ export async function runVexil(args: string[], options: { env?: Record<string, s
 export interface CliDatabase {
   kind: "postgres" | "pglite";
   env: Record<string, string>;
-  open(): Db;
+  open(): DatabaseConnection;
   /** Opens, looks, closes. */
-  inspect<T>(look: (db: Db["db"]) => Promise<T>): Promise<T>;
+  inspect<T>(look: (db: DatabaseConnection["kysely"]) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 export async function cliDatabase(): Promise<CliDatabase> {
-  let open: () => Db;
+  let open: () => DatabaseConnection;
   let env: Record<string, string>;
   let close: () => Promise<void>;
   if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) {
     const testDb = await createTestDb();
     const databaseUrl = testDb.databaseUrl as string;
     env = { DATABASE_URL: databaseUrl };
-    open = () => createDb({ databaseUrl, poolSize: 2 });
+    open = () => connectDatabase({ databaseUrl, poolSize: 2 });
     close = () => testDb.close();
   } else {
     const dir = mkdtempSync(join(tmpdir(), "vexil-cli-"));
     const dataDir = join(dir, "data");
     env = { DATA_DIR: dataDir };
-    open = () => createDb({ dataDir });
+    open = () => connectDatabase({ dataDir });
     close = async () => rmSync(dir, { recursive: true, force: true });
   }
   return {
@@ -74,7 +74,7 @@ export async function cliDatabase(): Promise<CliDatabase> {
     async inspect(look) {
       const db = open();
       try {
-        return await look(db.db);
+        return await look(db.kysely);
       } finally {
         await db.close();
       }

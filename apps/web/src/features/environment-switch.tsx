@@ -19,7 +19,7 @@ export function EnvironmentSwitch({ projectId, featureName, environment, enabled
   const where = { projectId, featureName, environment };
   const toggle = useMutation({
     mutationFn: (on: boolean) =>
-      on ? trpcClient.featureStrategies.enable.mutate(where) : trpcClient.featureStrategies.disable.mutate(where),
+      on ? trpcClient.featureEnvironments.turnOn.mutate(where) : trpcClient.featureEnvironments.turnOff.mutate(where),
     onSuccess: () => client.invalidateQueries(trpc.features.get.queryFilter({ projectId, featureName })),
   });
   const propose = useMutation({

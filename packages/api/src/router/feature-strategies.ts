@@ -3,7 +3,6 @@ import {
   deleteFeatureStrategy,
   getFeatureStrategy,
   listFeatureStrategies,
-  setFeatureEnvironmentEnabled,
   updateFeatureStrategy,
 } from "@vexil/services";
 import { z } from "zod";
@@ -11,34 +10,11 @@ import { featureStrategySchema, strategyInputDocumentedShape } from "../schemas/
 import { protectedProcedure } from "../trpc.ts";
 
 const tags = ["Strategies"];
-const ENV_PATH = "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}";
-const STRATEGIES_PATH = `${ENV_PATH}/strategies`;
+const STRATEGIES_PATH = "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies";
 const envShape = { projectId: z.string(), featureName: z.string(), environment: z.string() };
 const strategyIdShape = { ...envShape, strategyId: z.string().max(100) };
 
-const toggle = (enabled: boolean) =>
-  protectedProcedure
-    .meta({
-      openapi: {
-        method: "POST",
-        path: `${ENV_PATH}/${enabled ? "on" : "off"}`,
-        tags,
-        summary: enabled ? "Turn a feature on in an environment" : "Turn a feature off in an environment",
-        description: "On with no strategies is on for everyone.",
-      },
-      access: "UPDATE_FEATURE_ENVIRONMENT",
-    })
-    .input(z.strictObject(envShape))
-    .output(z.object({ enabled: z.boolean() }))
-    .mutation(async ({ ctx, input }) => {
-      await setFeatureEnvironmentEnabled(ctx.db, ctx.principal, input, enabled);
-      return { enabled };
-    });
-
 export const featureStrategiesRouter = {
-  enable: toggle(true),
-  disable: toggle(false),
-
   list: protectedProcedure
     .meta({
       openapi: { method: "GET", path: STRATEGIES_PATH, tags, summary: "List a feature's strategies in an environment, by sortOrder" },
