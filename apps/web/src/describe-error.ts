@@ -1,7 +1,7 @@
 import { toVexilApiError } from "@vexil/client/trpc";
 
 /** A wait in words: "45 seconds", "3 minutes", "2 hours". */
-export function waitInWords(seconds: number): string {
+function waitInWords(seconds: number): string {
   const [amount, unit] =
     seconds < 90 ? [seconds, "second"] : seconds < 5400 ? [Math.ceil(seconds / 60), "minute"] : [Math.ceil(seconds / 3600), "hour"];
   return `${amount} ${unit}${amount === 1 ? "" : "s"}`;

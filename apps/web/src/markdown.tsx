@@ -13,7 +13,7 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
  * Markdown as HTML with everything active taken out: DOMPurify drops scripts, event handlers and
  * `javascript:` URLs, and forms and styles have no place in a banner.
  */
-export function toSafeHtml(text: string, inline = false): string {
+function toSafeHtml(text: string, inline = false): string {
   const html = inline ? marked.parseInline(text, { async: false }) : marked.parse(text, { async: false });
   return DOMPurify.sanitize(html, { FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select"], FORBID_ATTR: ["style"] });
 }

@@ -16,7 +16,7 @@ import { restRoutes } from "./rest-routes.ts";
 import { SESSION_COOKIE } from "./session-cookie.ts";
 import type { Meta } from "./trpc.ts";
 
-export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
+const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
   apiToken: {
     type: "apiKey",
     in: "header",

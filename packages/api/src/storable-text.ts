@@ -11,7 +11,7 @@ function problemOf(text: string): string | null {
 }
 
 /** The first string (or key) in an input that Postgres cannot store: its dotted path ("" for the root) and why. */
-export function unstorableTextAt(value: unknown, path = "", depth = 0): { path: string; problem: string } | null {
+function unstorableTextAt(value: unknown, path = "", depth = 0): { path: string; problem: string } | null {
   if (typeof value === "string") {
     const problem = problemOf(value);
     return problem ? { path, problem } : null;

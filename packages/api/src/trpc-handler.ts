@@ -11,7 +11,7 @@ export type TrpcHandler = (req: IncomingMessage, res: ServerResponse, ctx: Conte
  * run thousands of procedures and sidestep every per-request limit; a batching client sets its
  * link's `maxItems` to this or less.
  */
-export const TRPC_MAX_BATCH_SIZE = 50;
+const TRPC_MAX_BATCH_SIZE = 50;
 
 /** Serves the same router at `/trpc` for typed TypeScript clients. */
 export function createTrpcHandler(options: { bodyLimit: number }): TrpcHandler {

@@ -8,7 +8,7 @@ import { type ErrorName, errorShape, toHttpFailure } from "./error-response.ts";
 import { assertStorableText } from "./storable-text.ts";
 
 /** What the REST bridge hands a raw handler besides the request itself. */
-export interface RawRequest {
+interface RawRequest {
   /** The path's `{name}` parameters, decoded. */
   params: Record<string, string>;
   /** The JSON body, read and checked (415, 413, malformed) for a method that has one; undefined when none was sent. */
@@ -23,7 +23,7 @@ export interface RawRequest {
 export type RawHandler = (req: IncomingMessage, res: ServerResponse, ctx: ProtectedContext, request: RawRequest) => Promise<void>;
 
 /** A route served by a raw handler, and what it answers beyond the procedure's JSON (for the OpenAPI document). */
-export interface RawRoute {
+interface RawRoute {
   serve: RawHandler;
   /** A request whose If-None-Match names the ETag of the 200 gets a 304 with no body. */
   notModified?: boolean;

@@ -1,1 +1,1 @@
-export { createPasswordHasher, type PasswordHasherOptions } from "./password-hasher.ts";
+export { createPasswordHasher } from "./password-hasher.ts";

@@ -11,7 +11,7 @@ export interface Comparison {
 }
 
 /** What the whole bench does not compare, said under its table. */
-export const NOT_COMPARED =
+const NOT_COMPARED =
   "not compared (measured on the current server only, as without BENCH_BEFORE_DIR): the streaming scenario and the cross-instance change (latencies of one server, not request rates), the client 304 poll with SDK metrics at 200/s (one measurement, no rounds to spread), and the frontend API's baseline (c).";
 
 /**
@@ -64,7 +64,7 @@ interface BeforeAfterReport {
 }
 
 /** The header's line on the before server's database, when it had a copy of its own. */
-export function copyHeader(migrations: string[]): string {
+function copyHeader(migrations: string[]): string {
   return `before ran on a copy of the bench's database (CREATE DATABASE ... TEMPLATE, once filled; the bench's later writes made on both) with ${migrations.length} newer migrations' rows removed from its migration table (${migrations.join(", ")}): their columns stay, unused by it. Valid only for additive migrations.`;
 }
 

@@ -11,7 +11,7 @@ export interface Target {
   output: string[];
 }
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer().once("error", reject);
     probe.listen(0, "127.0.0.1", () => {

@@ -14,7 +14,7 @@ import { userAdd } from "./user-add.ts";
 
 const COMMANDS: Command[] = [serve, migrate, userAdd, tokenCreate, demo, exportCommand, importCommand];
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
 function overview(commands: Command[], usage: string): string {
   const width = Math.max(...commands.map((c) => c.words.join(" ").length));

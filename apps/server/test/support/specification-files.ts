@@ -27,7 +27,7 @@ export interface SpecFile {
 // Variants are stored per mille (docs/flag-model.md#variant-weights), and SDKs pick by the hash modulo the total, so
 // weights with another total have no per-mille equivalent: sent as written, they are refused.
 const weights = (w: string) => `variant weights ${w} do not add up to 1000`;
-export const EXPECTED_REFUSALS: Record<string, Record<string, string>> = {
+const EXPECTED_REFUSALS: Record<string, Record<string, string>> = {
   "08-variants.json": {
     "Feature.Variants.B": weights("1+1"),
     "Feature.Variants.C": weights("33+33+33"),

@@ -9,7 +9,7 @@ export type BannerLook = Pick<Banner, "message" | "variant" | "sticky" | "icon" 
 const VARIANT_LABELS = { info: "Information", warning: "Warning", error: "Error", success: "Success" } as const;
 
 /** http(s), mailto and same-site links are followed; anything else (javascript:, data:) is shown as text. */
-export function isSafeLink(link: string): boolean {
+function isSafeLink(link: string): boolean {
   if (/^(https?:|mailto:)/i.test(link)) return true;
   return !/^[a-z][a-z0-9+.-]*:/i.test(link.trim()) && !link.trim().startsWith("//");
 }

@@ -16,7 +16,7 @@ export interface VariantDraft {
   overrides: Variant["overrides"];
 }
 
-export const TOTAL_WEIGHT = 1000;
+const TOTAL_WEIGHT = 1000;
 // JSON's number grammar, which is what the API accepts for a "number" payload.
 const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 

@@ -3,7 +3,7 @@ import type { RawHandler } from "../trpc.ts";
 import { clientQueryFrom, narrowEvents, narrowHydration } from "../client-query.ts";
 
 /** The revision an SDK holds, from its If-None-Match (`"<revision>"`, as this route's ETag gives it). */
-export function revisionFrom(header: string | string[] | undefined): number | undefined {
+function revisionFrom(header: string | string[] | undefined): number | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim().replace(/^W\//, "").replace(/^"|"$/g, "");
   return value && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
 }

@@ -27,7 +27,7 @@ const HEARTBEAT = Buffer.from(": heartbeat\n\n");
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /** One SSE event; `data` has no newline (it is JSON). */
-export const sseFrame = (event: string, data: string, id?: number) =>
+const sseFrame = (event: string, data: string, id?: number) =>
   Buffer.from(`${id !== undefined ? `id: ${id}\n` : ""}event: ${event}\ndata: ${data}\n\n`);
 const updatedFrame = (revision: number, events: ClientDeltaEvent[]) => sseFrame("unleash-updated", JSON.stringify({ events }), revision);
 

@@ -2,7 +2,7 @@ import { BANNER_VARIANTS } from "@vexil/services";
 import { z } from "zod";
 import { recordIdSchema } from "./record-id.ts";
 
-export const bannerVariantSchema = z.enum(BANNER_VARIANTS).meta({ description: "Look of the banner" });
+const bannerVariantSchema = z.enum(BANNER_VARIANTS).meta({ description: "Look of the banner" });
 
 // White space alone would show an empty banner; a valid message is still stored exactly as given.
 const messageSchema = z

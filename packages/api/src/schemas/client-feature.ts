@@ -4,7 +4,7 @@ import { constraintSchema, featureStrategySchema } from "./strategy.ts";
 import { variantSchema } from "./variant.ts";
 
 /** A served strategy: never disabled, no title when it has none, segment ids only for newer SDKs. */
-export const clientStrategySchema = featureStrategySchema
+const clientStrategySchema = featureStrategySchema
   .omit({ disabled: true })
   .extend({
     title: z.string().optional(),

@@ -15,7 +15,7 @@ export const eventSchema = z
   })
   .meta({ id: "Event" });
 
-export const EVENT_PAGE_MAX = 1000;
+const EVENT_PAGE_MAX = 1000;
 
 export const eventPageSchema = z
   .object({

@@ -15,7 +15,7 @@ export const featureSchema = z
   })
   .meta({ id: "Feature" });
 
-export const featureEnvironmentSchema = z
+const featureEnvironmentSchema = z
   .object({
     name: z.string(),
     type: z.string(),

@@ -13,7 +13,7 @@ export const frontendQuerySchema = frontendContextSchema.omit({ properties: true
 /** The body of `POST /api/frontend`, as `unleash-proxy-client` sends it with `usePOSTrequests`. */
 export const frontendRequestSchema = z.strictObject({ context: frontendContextInputSchema.optional() });
 
-export const frontendToggleSchema = z
+const frontendToggleSchema = z
   .object({
     name: z.string(),
     enabled: z.literal(true),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Largest id a Postgres `integer` column holds; users, tokens and change requests use one. */
-export const INTEGER_ID_MAX = 2_147_483_647;
+const INTEGER_ID_MAX = 2_147_483_647;
 
 /**
  * A whole number from the path or the query: REST hands it over as text, typed clients as a

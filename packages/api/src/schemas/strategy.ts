@@ -12,7 +12,7 @@ export const constraintSchema = z
   })
   .meta({ id: "Constraint" });
 
-export const strategyVariantSchema = z
+const strategyVariantSchema = z
   .object({
     name: z.string(),
     weight: z.int().min(0).max(1000),
@@ -37,7 +37,7 @@ export const featureStrategySchema = z
   .meta({ id: "FeatureStrategy" });
 
 /** The rules live in the services, where change requests are checked too; this documents them. */
-export const constraintInputDocumentedSchema = constraintInputSchema;
+const constraintInputDocumentedSchema = constraintInputSchema;
 
 export const strategyInputDocumentedShape = {
   ...strategyInputSchema.shape,
@@ -48,7 +48,7 @@ export const strategyInputDocumentedShape = {
     .meta({ description: "Strategy variants {name, weight?, weightType?, stickiness?, payload?}, normalised as feature variants are" }),
 };
 
-export const strategyParameterSchema = z.object({ name: z.string(), type: z.string(), description: z.string(), required: z.boolean() });
+const strategyParameterSchema = z.object({ name: z.string(), type: z.string(), description: z.string(), required: z.boolean() });
 
 export const strategyTypeSchema = z
   .object({

@@ -11,7 +11,7 @@ import { PGlite } from "@electric-sql/pglite";
  * every process (and in every test database) although Vexil's data is a few megabytes and the
  * operating system caches the files anyway.
  */
-export const EMBEDDED_POSTGRES_SETTINGS = ["shared_buffers=8MB", "wal_buffers=512kB", "temp_buffers=1MB"];
+const EMBEDDED_POSTGRES_SETTINGS = ["shared_buffers=8MB", "wal_buffers=512kB", "temp_buffers=1MB"];
 
 const startParams = () => [...PGlite.defaultStartParams, ...EMBEDDED_POSTGRES_SETTINGS.flatMap((s) => ["-c", s])];
 

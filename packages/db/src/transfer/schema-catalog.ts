@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-export interface CatalogColumn {
+interface CatalogColumn {
   name: string;
   /** As Postgres spells it (`timestamp with time zone`), for casting text back. */
   type: string;

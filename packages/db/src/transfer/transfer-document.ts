@@ -2,7 +2,7 @@ import { createHash, type Hash } from "node:crypto";
 import { TransferRefused } from "./transfer-refused.ts";
 
 /** Bumped when the layout of the document changes; the schema is named separately. */
-export const TRANSFER_FORMAT = 1;
+const TRANSFER_FORMAT = 1;
 
 export interface DocumentHeader {
   vexil: "export";

@@ -7,7 +7,7 @@ import type { RootRoleId } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 
-export type ApiTokenType = "admin" | "client" | "frontend";
+type ApiTokenType = "admin" | "client" | "frontend";
 
 export interface ApiToken {
   id: number;

@@ -3,7 +3,7 @@ import type { Selectable } from "kysely";
 import { ValidationError } from "../errors/domain-error.ts";
 
 export const BANNER_VARIANTS = ["info", "warning", "error", "success"] as const;
-export type BannerVariant = (typeof BANNER_VARIANTS)[number];
+type BannerVariant = (typeof BANNER_VARIANTS)[number];
 
 /** A banner shown to all users. `message` and `dialog` are markdown that clients render. */
 export interface Banner {

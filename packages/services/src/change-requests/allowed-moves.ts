@@ -3,7 +3,7 @@ import { type DomainError, NoAccessError, ValidationError } from "../errors/doma
 import type { ChangeRequestState } from "./change-request.ts";
 
 /** From each state, the states it may move to (docs/flag-model.md#change-request-states). */
-export const TRANSITIONS: Record<ChangeRequestState, ChangeRequestState[]> = {
+const TRANSITIONS: Record<ChangeRequestState, ChangeRequestState[]> = {
   Draft: ["In review", "Cancelled"],
   "In review": ["Approved", "Rejected", "Cancelled"],
   Approved: ["Applied", "Scheduled", "Cancelled"],

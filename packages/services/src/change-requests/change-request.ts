@@ -9,7 +9,7 @@ export type ChangeRequestState = (typeof CHANGE_REQUEST_STATES)[number];
 /** What "pending" means (docs/flag-model.md#pending-change-requests). */
 export const PENDING_STATES: ChangeRequestState[] = ["Draft", "In review", "Approved", "Scheduled"];
 
-export interface Actor {
+interface Actor {
   id: number;
   username: string | null;
   imageUrl: string;

@@ -15,7 +15,7 @@ export interface SchedulerOptions {
 }
 
 /** A request left Scheduled after a transient failure of its apply, for a later pass to try again. */
-export interface ScheduledApplyRetry {
+interface ScheduledApplyRetry {
   id: number;
   /** Transient failures so far, this one included. */
   attempts: number;
@@ -29,7 +29,7 @@ export interface SchedulerOutcome {
   retrying: ScheduledApplyRetry[];
 }
 
-export const SCHEDULED_APPLY_MAX_ATTEMPTS = 5;
+const SCHEDULED_APPLY_MAX_ATTEMPTS = 5;
 
 /**
  * Applies every due Scheduled request, each claimed with FOR UPDATE SKIP LOCKED in the transaction

@@ -19,7 +19,7 @@ export const clientRegistrationSchema = z.object({
   environment: z.string().max(100).nullish(),
 });
 
-export const toggleCountsSchema = z.object({
+const toggleCountsSchema = z.object({
   yes: count,
   no: count,
   variants: z.record(name, count).optional(),
@@ -36,6 +36,3 @@ export const clientMetricsSchema = z.object({
     toggles: z.record(name, toggleCountsSchema),
   }),
 });
-
-export type ClientRegistration = z.output<typeof clientRegistrationSchema>;
-export type ClientMetrics = z.output<typeof clientMetricsSchema>;

@@ -21,7 +21,7 @@ export interface EventPage {
 }
 
 /** The one place where an event row becomes an event. */
-export function eventFromRow(row: Selectable<Database["events"]>): StoredEvent {
+function eventFromRow(row: Selectable<Database["events"]>): StoredEvent {
   return {
     id: row.id,
     type: row.type,

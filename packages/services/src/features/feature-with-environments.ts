@@ -9,7 +9,7 @@ import { strategiesKey, strategiesOf } from "../strategies/list-feature-strategi
 import type { FeatureDependency } from "../dependencies/feature-dependency.ts";
 import { dependenciesOf } from "../dependencies/write-feature-dependency.ts";
 
-export interface FeatureEnvironment {
+interface FeatureEnvironment {
   name: string;
   type: string;
   sortOrder: number;

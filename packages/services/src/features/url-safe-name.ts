@@ -7,7 +7,7 @@ const RULE = 'must be 1-100 characters that need no URL encoding (letters, digit
  * Names of projects, environments, features and variants end up in URL paths (Unleash's rule),
  * so they must come back out of a path exactly as they went in.
  */
-export function isUrlSafeName(value: string): boolean {
+function isUrlSafeName(value: string): boolean {
   return value.length >= 1 && value.length <= 100 && encodeURIComponent(value) === value && value !== "." && value !== "..";
 }
 

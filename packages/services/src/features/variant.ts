@@ -18,7 +18,7 @@ function parsesAsJson(value: string): boolean {
   }
 }
 
-export const variantPayloadSchema = z.strictObject({ type: z.enum(PAYLOAD_TYPES), value: z.string() }).superRefine((payload, ctx) => {
+const variantPayloadSchema = z.strictObject({ type: z.enum(PAYLOAD_TYPES), value: z.string() }).superRefine((payload, ctx) => {
   if (payload.type === "json" && !parsesAsJson(payload.value)) {
     ctx.addIssue({ code: "custom", path: ["value"], message: 'must be valid JSON when "type" is "json"' });
   }
@@ -27,7 +27,7 @@ export const variantPayloadSchema = z.strictObject({ type: z.enum(PAYLOAD_TYPES)
   }
 });
 
-export const variantOverrideSchema = z.strictObject({
+const variantOverrideSchema = z.strictObject({
   contextName: z.string().min(1).max(100),
   values: z.array(z.string()),
 });
@@ -64,8 +64,8 @@ export const variantsInputSchema = z.array(variantInputSchema).superRefine((vari
 });
 
 export type VariantInput = z.input<typeof variantInputSchema>;
-export type VariantPayload = z.output<typeof variantPayloadSchema>;
-export type VariantOverride = z.output<typeof variantOverrideSchema>;
+type VariantPayload = z.output<typeof variantPayloadSchema>;
+type VariantOverride = z.output<typeof variantOverrideSchema>;
 
 /** A stored variant: weights normalised, defaults filled in. */
 export interface Variant {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /** The longest value a context field or property may hold, and the most properties a context may carry. */
-export const MAX_CONTEXT_VALUE = 1000;
-export const MAX_CONTEXT_PROPERTIES = 100;
+const MAX_CONTEXT_VALUE = 1000;
+const MAX_CONTEXT_PROPERTIES = 100;
 const MAX_PROPERTY_NAME = 100;
 
 /** The fields of an Unleash context that are not properties (as in Unleash). */
@@ -33,5 +33,4 @@ export const frontendContextSchema = z.strictObject({
     .optional(),
 });
 
-export type FrontendContextInput = z.input<typeof frontendContextSchema>;
 export type FrontendContext = z.output<typeof frontendContextSchema>;

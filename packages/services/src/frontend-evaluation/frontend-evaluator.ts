@@ -16,7 +16,7 @@ const { default: UnleashClient } = requireSdk("unleash-client/lib/client.js") as
 const { defaultStrategies } = requireSdk("unleash-client/lib/strategy/index.js") as { defaultStrategies: Strategy[] };
 
 /** A variant as the frontend API answers it (as in Unleash). */
-export interface FrontendVariant {
+interface FrontendVariant {
   name: string;
   enabled: boolean;
   payload?: { type: string; value: string };

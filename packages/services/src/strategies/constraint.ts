@@ -24,7 +24,7 @@ export const CONSTRAINT_OPERATORS = [
   "REGEX",
   "IN_CIDR",
 ] as const;
-export type ConstraintOperator = (typeof CONSTRAINT_OPERATORS)[number];
+type ConstraintOperator = (typeof CONSTRAINT_OPERATORS)[number];
 
 export interface Constraint {
   contextName: string;

@@ -37,7 +37,6 @@ export const strategyInputSchema = z.strictObject({
   variants: z.array(z.unknown()).default([]),
   segments: z.array(z.int().positive()).max(100).default([]),
 });
-export type StrategyInput = z.input<typeof strategyInputSchema>;
 
 /** The one place where stored JSON becomes strategy variants: feature variants without overrides. */
 export function strategyVariantsFromJson(json: unknown): StrategyVariant[] {

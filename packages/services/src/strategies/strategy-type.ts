@@ -3,9 +3,9 @@ import type { Selectable } from "kysely";
 import { z } from "zod";
 import { urlSafeName } from "../features/url-safe-name.ts";
 
-export const PARAMETER_TYPES = ["string", "percentage", "list", "number", "boolean"] as const;
+const PARAMETER_TYPES = ["string", "percentage", "list", "number", "boolean"] as const;
 
-export interface StrategyParameter {
+interface StrategyParameter {
   name: string;
   type: (typeof PARAMETER_TYPES)[number];
   description: string;
@@ -22,7 +22,7 @@ export interface StrategyType {
   parameters: StrategyParameter[];
 }
 
-export const strategyParameterSchema = z.strictObject({
+const strategyParameterSchema = z.strictObject({
   name: z.string().min(1).max(100),
   type: z.enum(PARAMETER_TYPES),
   description: z.string().max(1000).default(""),
