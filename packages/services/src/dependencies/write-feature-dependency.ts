@@ -1,11 +1,10 @@
 import type { Database } from "@vexil/db";
 import type { Kysely, Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
-import { assertDirectFeatureWriteAllowed } from "../change-requests/assert-direct-write-allowed.ts";
+import { directFeatureWrite } from "../change-requests/direct-write.ts";
 import { NotFoundError, ValidationError } from "../errors/domain-error.ts";
 import { parseInput } from "../errors/parse-input.ts";
 import { appendEvent } from "../events/append-event.ts";
-import { inTransaction } from "../transactions/in-transaction.ts";
 import { dependencyInputSchema, type FeatureDependency } from "./feature-dependency.ts";
 
 async function requireFeatureIn(trx: Transaction<Database>, projectId: string, featureName: string): Promise<void> {
@@ -25,10 +24,7 @@ export async function addFeatureDependency(
   path: { projectId: string; featureName: string },
   input: unknown,
 ): Promise<FeatureDependency> {
-  return inTransaction(db, async (trx) => {
-    await assertDirectFeatureWriteAllowed(trx, by, path.projectId);
-    return storeFeatureDependency(trx, by, path, input);
-  });
+  return directFeatureWrite(db, by, path.projectId, (trx) => storeFeatureDependency(trx, by, path, input));
 }
 
 /** DELETE .../dependencies/:parent, directly (the four-eyes rule applies to the whole project). */
@@ -38,10 +34,7 @@ export async function deleteFeatureDependency(
   path: { projectId: string; featureName: string },
   parent: string,
 ): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    await assertDirectFeatureWriteAllowed(trx, by, path.projectId);
-    await removeFeatureDependency(trx, by, path, parent);
-  });
+  await directFeatureWrite(db, by, path.projectId, (trx) => removeFeatureDependency(trx, by, path, parent));
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
 import type { Principal } from "../auth/principal.ts";
-import { assertDirectWriteAllowed } from "../change-requests/assert-direct-write-allowed.ts";
-import { inTransaction } from "../transactions/in-transaction.ts";
+import { directEnvironmentWrite } from "../change-requests/direct-write.ts";
 import { applyJsonPatch, type JsonPatchOperation } from "./apply-json-patch.ts";
 import type { FeatureEnvironmentPath } from "./locate-feature-environment.ts";
 import { parseVariants } from "./parse-variants.ts";
@@ -20,10 +19,9 @@ export async function patchFeatureEnvironmentVariants(
   path: FeatureEnvironmentPath,
   patch: JsonPatchOperation[],
 ): Promise<Variant[]> {
-  return inTransaction(db, async (trx) => {
-    await assertDirectWriteAllowed(trx, by, path);
-    return updateFeatureEnvironmentVariants(trx, by, path, (before) =>
+  return directEnvironmentWrite(db, by, path, (trx) =>
+    updateFeatureEnvironmentVariants(trx, by, path, (before) =>
       parseVariants(applyJsonPatch(before, patch), { what: "The variants after the patch" }),
-    );
-  });
+    ),
+  );
 }

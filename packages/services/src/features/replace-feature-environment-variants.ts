@@ -1,8 +1,7 @@
 import type { Database } from "@vexil/db";
 import type { Kysely, Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
-import { assertDirectWriteAllowed } from "../change-requests/assert-direct-write-allowed.ts";
-import { inTransaction } from "../transactions/in-transaction.ts";
+import { directEnvironmentWrite } from "../change-requests/direct-write.ts";
 import type { FeatureEnvironmentPath } from "./locate-feature-environment.ts";
 import { parseVariants } from "./parse-variants.ts";
 import { updateFeatureEnvironmentVariants } from "./update-feature-environment-variants.ts";
@@ -15,10 +14,7 @@ export async function replaceFeatureEnvironmentVariants(
   path: FeatureEnvironmentPath,
   variants: unknown,
 ): Promise<Variant[]> {
-  return inTransaction(db, async (trx) => {
-    await assertDirectWriteAllowed(trx, by, path);
-    return storeFeatureEnvironmentVariants(trx, by, path, variants);
-  });
+  return directEnvironmentWrite(db, by, path, (trx) => storeFeatureEnvironmentVariants(trx, by, path, variants));
 }
 
 /** Validates and stores the whole variants array of one environment; a direct write and an applied change both end here. */

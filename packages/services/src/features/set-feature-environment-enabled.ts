@@ -1,9 +1,8 @@
 import type { Database } from "@vexil/db";
 import type { Kysely, Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
-import { assertDirectWriteAllowed } from "../change-requests/assert-direct-write-allowed.ts";
+import { directEnvironmentWrite } from "../change-requests/direct-write.ts";
 import { appendEvent } from "../events/append-event.ts";
-import { inTransaction } from "../transactions/in-transaction.ts";
 import { type FeatureEnvironmentPath, locateFeatureEnvironment } from "./locate-feature-environment.ts";
 
 /** Turns a feature on or off in one environment, directly: the four-eyes rule applies. */
@@ -13,10 +12,7 @@ export async function setFeatureEnvironmentEnabled(
   path: FeatureEnvironmentPath,
   enabled: boolean,
 ): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    await assertDirectWriteAllowed(trx, by, path);
-    await storeFeatureEnvironmentEnabled(trx, by, path, enabled);
-  });
+  await directEnvironmentWrite(db, by, path, (trx) => storeFeatureEnvironmentEnabled(trx, by, path, enabled));
 }
 
 /** Stores a feature's on/off state in one environment with its event; a direct write and an applied change both end here. */

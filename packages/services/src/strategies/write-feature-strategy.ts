@@ -2,14 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "@vexil/db";
 import type { Kysely, Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
-import { assertDirectWriteAllowed } from "../change-requests/assert-direct-write-allowed.ts";
+import { directEnvironmentWrite } from "../change-requests/direct-write.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { type FeatureEnvironmentPath, locateFeatureEnvironment } from "../features/locate-feature-environment.ts";
 import type { FeatureStrategy } from "./feature-strategy.ts";
 import { getFeatureStrategy } from "./list-feature-strategies.ts";
 import { type ParsedStrategy, parseStrategy } from "./parse-strategy.ts";
-import { inTransaction } from "../transactions/in-transaction.ts";
 
 const eventScope = (path: FeatureEnvironmentPath) => ({
   project: path.projectId,
@@ -49,10 +48,7 @@ export async function addFeatureStrategy(
   path: FeatureEnvironmentPath,
   input: unknown,
 ): Promise<FeatureStrategy> {
-  return inTransaction(db, async (trx) => {
-    await assertDirectWriteAllowed(trx, by, path);
-    return insertFeatureStrategy(trx, by, path, input);
-  });
+  return directEnvironmentWrite(db, by, path, (trx) => insertFeatureStrategy(trx, by, path, input));
 }
 
 /** PUT .../strategies/:id: replaces a strategy directly (the four-eyes rule applies). */
@@ -63,10 +59,7 @@ export async function updateFeatureStrategy(
   strategyId: string,
   input: unknown,
 ): Promise<FeatureStrategy> {
-  return inTransaction(db, async (trx) => {
-    await assertDirectWriteAllowed(trx, by, path);
-    return replaceFeatureStrategy(trx, by, path, strategyId, input);
-  });
+  return directEnvironmentWrite(db, by, path, (trx) => replaceFeatureStrategy(trx, by, path, strategyId, input));
 }
 
 /** DELETE .../strategies/:id, directly (the four-eyes rule applies). */
@@ -76,10 +69,7 @@ export async function deleteFeatureStrategy(
   path: FeatureEnvironmentPath,
   strategyId: string,
 ): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    await assertDirectWriteAllowed(trx, by, path);
-    await removeFeatureStrategy(trx, by, path, strategyId);
-  });
+  await directEnvironmentWrite(db, by, path, (trx) => removeFeatureStrategy(trx, by, path, strategyId));
 }
 
 /** Stores a new strategy after the others (or at its sortOrder); a direct write and an applied change both end here. */
