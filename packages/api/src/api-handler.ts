@@ -13,8 +13,11 @@ export type ApiHandler = (req: IncomingMessage, res: ServerResponse, ctx: Contex
 export function createApiHandler(options: { bodyLimit: number }): ApiHandler {
   const trpc = createTrpcHandler(options);
   const rest = createRestBridge({ router: appRouter, bodyLimit: options.bodyLimit });
-  return async (req, res, ctx) => {
-    if (req.url?.startsWith("/trpc/")) trpc(req, res, ctx);
-    else await rest(req, res, ctx);
+  return (req, res, ctx) => {
+    if (req.url?.startsWith("/trpc/")) {
+      trpc(req, res, ctx);
+      return Promise.resolve();
+    }
+    return rest(req, res, ctx);
   };
 }

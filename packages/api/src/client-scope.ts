@@ -4,11 +4,14 @@ import { ALL_PROJECTS, type ClientScope, type Principal } from "@vexil/services"
 const ADMIN_TOKEN_ENVIRONMENT = "development";
 
 /** The environment and projects a caller of the client or frontend API is served (after its access check). */
+// One array, so that the read model keys an admin token's scope once (it keys scopes by their project list).
+const EVERY_PROJECT = [ALL_PROJECTS];
+
 export function clientScope(principal: Principal): ClientScope {
   if (principal.kind === "sdk-token" && principal.environment !== "*") {
     return { environment: principal.environment, projects: principal.projects };
   }
-  return { environment: ADMIN_TOKEN_ENVIRONMENT, projects: [ALL_PROJECTS] };
+  return { environment: ADMIN_TOKEN_ENVIRONMENT, projects: EVERY_PROJECT };
 }
 
 const SEGMENTS_SPEC = [4, 2, 0];

@@ -20,7 +20,14 @@ export interface RestBridgeOptions {
 
 export type RestHandler = (req: IncomingMessage, res: ServerResponse, ctx: Context) => Promise<void>;
 
-function compileRoutes(router: AnyRouter): MatchableRoute[] {
+interface RouteTable {
+  /** Routes without parameters by `METHOD path` (no trailing slash): SDK polls find theirs without a scan. */
+  literal: Map<string, MatchableRoute>;
+  /** Every route, literal segments before parameters, for the rest and for 405's Allow. */
+  all: MatchableRoute[];
+}
+
+function compileRoutes(router: AnyRouter): RouteTable {
   const routes = restRoutes(router).map((route) => {
     if (route.meta.raw && route.meta.access === "public") {
       // A raw handler is given the caller's principal; a public route has none to give.
@@ -33,7 +40,29 @@ function compileRoutes(router: AnyRouter): MatchableRoute[] {
     return { ...route, pattern: new RegExp(`^${source}/?$`) };
   });
   // Literal segments win over parameters: `/banners/{id}` must not swallow a literal sibling.
-  return routes.sort((a, b) => a.params.length - b.params.length);
+  const all = routes.sort((a, b) => a.params.length - b.params.length);
+  const literal = new Map(all.filter((route) => route.params.length === 0).map((route) => [`${route.method} ${route.path}`, route]));
+  return { literal, all };
+}
+
+function matchRoute(
+  table: RouteTable,
+  method: string,
+  pathname: string,
+): { route: MatchableRoute; values: string[] } | { allowed: string[] } {
+  const exact = table.literal.get(`${method} ${pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname}`);
+  if (exact) return { route: exact, values: [] };
+  const allowed = new Set<string>();
+  for (const route of table.all) {
+    const m = route.pattern.exec(pathname);
+    if (!m) continue;
+    if (route.method !== method) {
+      allowed.add(route.method);
+      continue;
+    }
+    return { route, values: m.slice(1) };
+  }
+  return { allowed: [...allowed] };
 }
 
 function decodeParam(raw: string, name: string): string {
@@ -103,29 +132,16 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
       const method = req.method ?? "GET";
 
-      let matched: { route: MatchableRoute; values: string[] } | undefined;
-      const allowed = new Set<string>();
-      for (const route of routes) {
-        const m = route.pattern.exec(pathname);
-        if (!m) continue;
-        if (route.method !== method) {
-          allowed.add(route.method);
-          continue;
-        }
-        matched = { route, values: m.slice(1) };
-        break;
-      }
-      if (!matched) {
-        const allow = [...allowed].join(", ");
+      const matched = matchRoute(routes, method, pathname);
+      if ("allowed" in matched) {
+        const allow = matched.allowed.join(", ");
         if (allow) throw new TransportError("MethodNotAllowed", `${method} is not allowed on ${pathname}; use ${allow}.`, { allow });
         throw new NotFoundError(`There is no ${method} ${pathname}.`);
       }
 
       const { route, values } = matched;
       const params: Record<string, string> = {};
-      route.params.forEach((name, i) => {
-        params[name] = decodeParam(values[i] as string, name);
-      });
+      for (const [i, name] of route.params.entries()) params[name] = decodeParam(values[i] as string, name);
 
       checkAccess(ctx.principal, route.meta.access ?? "authenticated", params.environment);
 

@@ -73,9 +73,20 @@ export function createServedFeatures(db: Kysely<Database>, options: ServedFeatur
     else hub.markStale();
   };
 
+  // A token's project list is one array for as long as the token is cached: its key is made once.
+  const projectKeys = new WeakMap<readonly string[], { sorted: string[]; key: string }>();
+  const projectKey = (projects: readonly string[]) => {
+    let found = projectKeys.get(projects);
+    if (!found) {
+      const sorted = [...new Set(projects)].sort();
+      projectKeys.set(projects, (found = { sorted, key: sorted.join("\u0000") }));
+    }
+    return found;
+  };
+
   const hubFor = ({ environment, projects }: ClientScope): ClientScopeHub => {
-    const sorted = [...new Set(projects)].sort();
-    const key = `${environment}\u0000${sorted.join("\u0000")}`;
+    const { sorted, key: projectsKey } = projectKey(projects);
+    const key = `${environment}\u0000${projectsKey}`;
     let hub = hubs.get(key);
     if (hub) {
       // Most recently used last.
@@ -90,33 +101,38 @@ export function createServedFeatures(db: Kysely<Database>, options: ServedFeatur
     return hub;
   };
 
-  const snapshot = async (scope: ClientScope): Promise<{ set: ClientFeatureSet; derived: Derived }> => {
-    const hub = hubFor(scope);
-    await hub.ready();
+  const current = (hub: ClientScopeHub): { set: ClientFeatureSet; derived: Derived } => {
     const set = hub.features();
     let found = derived.get(set);
     if (!found) derived.set(set, (found = { rendered: new Map() }));
     return { set, derived: found };
   };
 
+  /** `answer` of the scope's current snapshot; without a promise to wait for when the snapshot is fresh (most SDK polls). */
+  const fromSnapshot = <T>(scope: ClientScope, answer: (snapshot: { set: ClientFeatureSet; derived: Derived }) => T): Promise<T> => {
+    const hub = hubFor(scope);
+    const pending = hub.pending();
+    return pending ? pending.then(() => answer(current(hub))) : Promise.resolve(answer(current(hub)));
+  };
+
   return {
-    features: async (scope) => (await snapshot(scope)).set,
-    async rendered(scope, query) {
-      const { set, derived } = await snapshot(scope);
-      const key = JSON.stringify([query.projects ?? null, query.namePrefix ?? null, query.inlineSegmentConstraints]);
-      let rendered = derived.rendered.get(key);
-      if (!rendered) {
-        rendered = renderClientFeatures(set, query);
-        if (derived.rendered.size >= MAX_RENDERINGS) derived.rendered.clear();
-        derived.rendered.set(key, rendered);
-      }
-      return rendered;
-    },
-    async frontendEvaluator(scope) {
-      const { set, derived } = await snapshot(scope);
-      derived.evaluator ??= createFrontendEvaluator(set);
-      return derived.evaluator;
-    },
+    features: (scope) => fromSnapshot(scope, ({ set }) => set),
+    rendered: (scope, query) =>
+      fromSnapshot(scope, ({ set, derived }) => {
+        const key = JSON.stringify([query.projects ?? null, query.namePrefix ?? null, query.inlineSegmentConstraints]);
+        let rendered = derived.rendered.get(key);
+        if (!rendered) {
+          rendered = renderClientFeatures(set, query);
+          if (derived.rendered.size >= MAX_RENDERINGS) derived.rendered.clear();
+          derived.rendered.set(key, rendered);
+        }
+        return rendered;
+      }),
+    frontendEvaluator: (scope) =>
+      fromSnapshot(scope, ({ set, derived }) => {
+        derived.evaluator ??= createFrontendEvaluator(set);
+        return derived.evaluator;
+      }),
     hub: hubFor,
     invalidate() {
       for (const hub of hubs.values()) refresh(hub);

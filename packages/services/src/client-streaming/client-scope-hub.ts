@@ -11,6 +11,8 @@ export interface ClientFeatureUpdate {
 export interface ClientScopeHub {
   /** Loaded, and caught up with every change heard before the call. */
   ready(): Promise<void>;
+  /** What ready() waits for, or undefined when there is nothing to wait for (a poll's usual case, answered without a promise). */
+  pending(): Promise<void> | undefined;
   /** The revision of the state last sent (after ready()). */
   readonly revision: number;
   /** The set served at the current revision (after ready()). */
@@ -131,6 +133,7 @@ export function createClientScopeHub(load: () => Promise<ClientFeatureSet>, maxH
   return {
     // A reload under way (or queued behind one) was asked for by a change heard before this call: waiting for it is a fresh read.
     ready: () => (stale || !current ? refresh() : (queued ?? running ?? Promise.resolve())),
+    pending: () => (stale || !current ? refresh() : (queued ?? running)),
     get revision() {
       return revision;
     },
