@@ -27,7 +27,7 @@ const common = {
   createdAt: z.iso.datetime(),
   actions: z.array(z.enum(CHANGE_REQUEST_STATES)).meta({
     description:
-      "The states the caller may move this change request to now: PUT .../state accepts these (given what each needs, such as `scheduledAt`) and refuses the rest. Empty when it is final or nothing is theirs to do.",
+      "The states the caller may move this change request to now: PUT .../state accepts these (given what each needs, such as `scheduledAt`) and refuses the rest (an approval the caller has given already is accepted again without counting, and not listed). Empty when it is final or nothing is theirs to do.",
   }),
 };
 

@@ -21,49 +21,68 @@ export interface MoveSubject {
   authorId: number;
 }
 
-/**
- * docs/flag-model.md#change-request-states: why `by` may not move `request` to `to`, or null when they may. The move command
- * throws this error, and the views list the targets it lets through, so the two cannot disagree.
- * What the move itself carries (a `scheduledAt`, the changes to review) is checked by the command.
- */
-export function moveRefusal(by: Principal, request: MoveSubject, to: ChangeRequestState): DomainError | null {
-  const { id, state: from, environment } = request;
-  const allowed = TRANSITIONS[from];
-  if (!allowed.includes(to)) {
-    const options = allowed.length ? allowed.map((s) => `"${s}"`).join(", ") : "nothing (it is final)";
-    return new ValidationError(`Cannot move change request ${id} from "${from}" to "${to}"; from "${from}" it can go to ${options}.`, [
-      { path: "state", message: `not allowed from "${from}"` },
-    ]);
-  }
+/** Why a move is refused, as plain data: views ask for every request of a list, and an Error would capture a stack each time. */
+type Refusal =
+  | { kind: "transition"; allowed: ChangeRequestState[] }
+  | { kind: "permission"; permission: "APPROVE_CHANGE_REQUEST" | "APPLY_CHANGE_REQUEST" }
+  | { kind: "rule"; message: string };
+
+function refusalOf(by: Principal, request: MoveSubject, to: ChangeRequestState): Refusal | null {
+  const allowed = TRANSITIONS[request.state];
+  if (!allowed.includes(to)) return { kind: "transition", allowed };
   const isAuthor = by.kind === "user" && by.userId === request.authorId;
-  const lacks = (permission: "APPROVE_CHANGE_REQUEST" | "APPLY_CHANGE_REQUEST") =>
-    principalHasPermission(by, permission) ? null : NoAccessError.forPermission(permission, environment);
+  const lacks = (permission: "APPROVE_CHANGE_REQUEST" | "APPLY_CHANGE_REQUEST"): Refusal | null =>
+    principalHasPermission(by, permission) ? null : { kind: "permission", permission };
+  const rule = (refused: boolean, message: string): Refusal | null => (refused ? { kind: "rule", message } : null);
   switch (to) {
     case "Draft":
       return null;
     case "In review":
-      return isAuthor ? null : new NoAccessError("Only the author can submit a change request for review.");
+      return rule(!isAuthor, "Only the author can submit a change request for review.");
     case "Approved":
       return (
         lacks("APPROVE_CHANGE_REQUEST") ??
-        (by.kind !== "user" ? new NoAccessError("Approvals are given by users; log in or use a personal access token.") : null) ??
-        (isAuthor && !isAdmin(by) ? new NoAccessError("You cannot approve your own change request.") : null)
+        rule(by.kind !== "user", "Approvals are given by users; log in or use a personal access token.") ??
+        rule(isAuthor && !isAdmin(by), "You cannot approve your own change request.")
       );
     case "Rejected":
       return (
         lacks("APPROVE_CHANGE_REQUEST") ??
-        (by.kind !== "user" ? new NoAccessError("Rejections are given by users; log in or use a personal access token.") : null) ??
-        (isAuthor && !isAdmin(by) ? new NoAccessError("You cannot reject your own change request; cancel it instead.") : null)
+        rule(by.kind !== "user", "Rejections are given by users; log in or use a personal access token.") ??
+        rule(isAuthor && !isAdmin(by), "You cannot reject your own change request; cancel it instead.")
       );
     case "Cancelled":
-      return isAuthor || isAdmin(by) ? null : new NoAccessError("Only the author or an Admin can cancel a change request.");
+      return rule(!isAuthor && !isAdmin(by), "Only the author or an Admin can cancel a change request.");
     case "Scheduled":
     case "Applied":
       return lacks("APPLY_CHANGE_REQUEST");
   }
 }
 
+/**
+ * docs/flag-model.md#change-request-states: why `by` may not move `request` to `to`, or null when they may. The move command
+ * throws this error, and the views list the targets it lets through, so the two cannot disagree.
+ * What the move itself carries (a `scheduledAt`, the changes to review) is checked by the command.
+ */
+export function moveRefusal(by: Principal, request: MoveSubject, to: ChangeRequestState): DomainError | null {
+  const refusal = refusalOf(by, request, to);
+  if (!refusal) return null;
+  const { id, state: from, environment } = request;
+  switch (refusal.kind) {
+    case "transition": {
+      const options = refusal.allowed.length ? refusal.allowed.map((s) => `"${s}"`).join(", ") : "nothing (it is final)";
+      return new ValidationError(`Cannot move change request ${id} from "${from}" to "${to}"; from "${from}" it can go to ${options}.`, [
+        { path: "state", message: `not allowed from "${from}"` },
+      ]);
+    }
+    case "permission":
+      return NoAccessError.forPermission(refusal.permission, environment);
+    case "rule":
+      return new NoAccessError(refusal.message);
+  }
+}
+
 /** The states `by` may move `request` to now, in the order of TRANSITIONS; what a view offers its reader. */
 export function allowedMoves(by: Principal, request: MoveSubject): ChangeRequestState[] {
-  return TRANSITIONS[request.state].filter((to) => moveRefusal(by, request, to) === null);
+  return TRANSITIONS[request.state].filter((to) => refusalOf(by, request, to) === null);
 }

@@ -30,7 +30,7 @@ export interface ChangeRequestView {
   createdAt: Date;
   state: ChangeRequestState;
   schedule?: { scheduledAt: Date; status: "pending" | "failed" | "suspended"; reason?: string };
-  /** The states the reader may move it to now: what the console offers, and exactly what a move accepts. */
+  /** The states the reader may move it to now and that would change it: what the console offers; a move to any other is refused, but for a repeated approval. */
   actions: ChangeRequestState[];
 }
 
@@ -135,12 +135,16 @@ export async function loadChangeRequests(db: Kysely<Database>, ids: number[], re
       createdBy: actor(r.created_by_user_id),
       createdAt: r.created_at,
       state: r.state as ChangeRequestState,
+      // An approval the reader has given already would change nothing (a second one is accepted
+      // and not counted), so it is not offered again.
       actions: allowedMoves(reader, {
         id: r.id,
         state: r.state as ChangeRequestState,
         environment: r.environment_name,
         authorId: r.created_by_user_id,
-      }),
+      }).filter(
+        (to) => to !== "Approved" || !mine.some((v) => v.kind === "approval" && reader.kind === "user" && v.user_id === reader.userId),
+      ),
     };
     if (r.state === "Scheduled" && r.scheduled_at) {
       view.schedule = {
