@@ -13,7 +13,6 @@ import {
   type Principal,
   requireChangeRequest,
   RootRole,
-  type RootRoleId,
   runDueChangeRequests,
   setChangeRequestConfig,
   type StateChange,
@@ -21,20 +20,11 @@ import {
 } from "../src/index.ts";
 import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
+import { userPrincipals } from "./support/user-principals.ts";
 
 const { kysely: db, write, close } = await openTestDb();
 
-// Users are rows of their own here: change requests reference their authors and reviewers.
-let userCount = 0;
-async function user(rootRole: RootRoleId): Promise<Principal> {
-  const username = `cr-user-${++userCount}`;
-  const row = await db
-    .insertInto("users")
-    .values({ username, email: null, name: null, password_hash: null, root_role: rootRole, seen_at: null })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return { kind: "user", userId: row.id, username, rootRole, via: "session" };
-}
+const user = userPrincipals(db, "cr");
 
 const token: Principal = { kind: "admin-token", tokenId: 1, tokenName: "ci" };
 const [admin, approver, secondApprover, viewer] = [

@@ -11,25 +11,16 @@ import {
   moveChangeRequest,
   type Principal,
   RootRole,
-  type RootRoleId,
   runDueChangeRequests,
   setChangeRequestConfig,
   type StateChange,
 } from "../src/index.ts";
 import { openTestDb } from "./support/test-db.ts";
+import { userPrincipals } from "./support/user-principals.ts";
 
 const { kysely: db, write, close } = await openTestDb();
 
-let userCount = 0;
-async function user(rootRole: RootRoleId): Promise<Principal> {
-  const username = `sched-user-${++userCount}`;
-  const row = await db
-    .insertInto("users")
-    .values({ username, email: null, name: null, password_hash: null, root_role: rootRole, seen_at: null })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return { kind: "user", userId: row.id, username, rootRole, via: "session" };
-}
+const user = userPrincipals(db, "sched");
 const [admin, approver] = [await user(RootRole.Admin), await user(RootRole.Editor)];
 await write((trx) => setChangeRequestConfig(trx, null, "default", "development", { changeRequestsEnabled: true, requiredApprovals: 1 }));
 
