@@ -77,9 +77,12 @@ export function createRequestHandler({
     if (cors(req, res)) return;
     const method = req.method ?? "";
     const path = (req.url ?? "/").split("?", 1)[0] as string;
-    const own = ownRoutes.get(`${method} ${path}`);
-    if (own) return own(res);
-    if (staticFiles.some((files) => files(method, path, res))) return;
+    // The API's paths are neither the server's own routes nor files: SDK polls skip both look-ups.
+    if (!path.startsWith("/api/")) {
+      const own = ownRoutes.get(`${method} ${path}`);
+      if (own) return own(res);
+      if (staticFiles.some((files) => files(method, path, res))) return;
+    }
     return api(req, res, {
       deps,
       db: deps.db,
