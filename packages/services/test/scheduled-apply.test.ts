@@ -81,6 +81,17 @@ const eventTypes = async (id: number) =>
       .execute()
   ).map((e) => e.type);
 
+/** A failed request has its one event, nothing applied, and is not picked up again. */
+async function assertFailedForGood(id: number, feature: string): Promise<void> {
+  assert.equal(await eventTypes(id), ["change-request-schedule-failed"]);
+  assert.equal(await variantsIn(feature), []);
+  assert.equal(
+    await runDueChangeRequests(db, { retryDelayMs: 0 }),
+    { applied: [], failed: [], retrying: [] },
+    "a failed request stays failed",
+  );
+}
+
 test("a change that no longer applies fails its scheduled request at once, with the reason", async () => {
   const { id, feature } = await dueRequest("broken");
   await sql`update change_request_changes set payload = '{"variants": "nope"}'::jsonb where change_request_id = ${id}`.execute(db);
@@ -90,13 +101,7 @@ test("a change that no longer applies fails its scheduled request at once, with 
   assert.match(stored.schedule_reason ?? "", /can no longer be applied/);
   const [view] = await loadChangeRequests(db, [id], admin);
   assert.equal([view?.schedule?.status, view?.schedule?.reason], ["failed", stored.schedule_reason]);
-  assert.equal(await eventTypes(id), ["change-request-schedule-failed"]);
-  assert.equal(await variantsIn(feature), []);
-  assert.equal(
-    await runDueChangeRequests(db, { retryDelayMs: 0 }),
-    { applied: [], failed: [], retrying: [] },
-    "a failed request stays failed",
-  );
+  await assertFailedForGood(id, feature);
 });
 
 test("a transient failure leaves the request Scheduled, backs off, and a later pass applies it", async () => {
@@ -151,13 +156,7 @@ test("after maxAttempts transient failures the request is recorded failed, with 
     ["Scheduled", "failed", 3, null],
   );
   assert.is(stored.schedule_reason, "Failed to apply 3 times on transient errors; the last: canceling statement due to statement timeout");
-  assert.equal(await eventTypes(id), ["change-request-schedule-failed"]);
-  assert.equal(await variantsIn(feature), []);
-  assert.equal(
-    await runDueChangeRequests(db, { retryDelayMs: 0 }),
-    { applied: [], failed: [], retrying: [] },
-    "a failed request stays failed",
-  );
+  await assertFailedForGood(id, feature);
 });
 
 test("a manual apply that meets a transient failure throws the database's error, not a ValidationError, and applies nothing", async () => {
