@@ -7,6 +7,7 @@ import { startChangeRequestScheduler } from "./change-request-scheduler.ts";
 import type { Config } from "./config.ts";
 import { startHousekeeping } from "./housekeeping.ts";
 import { createHttpServer } from "./http-server.ts";
+import { createServerMetrics } from "./metrics/server-metrics.ts";
 import { type PeriodicTask, startPeriodicTask } from "./periodic-task.ts";
 import { createRequestHandler } from "./request-handler.ts";
 
@@ -32,7 +33,8 @@ export interface AppOptions {
 export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): App {
   const wired = createApiDeps(config, db, log);
   const { deps } = wired;
-  const server = createHttpServer(createRequestHandler({ config, deps, log, version }), config, log);
+  const metrics = createServerMetrics(deps, db);
+  const server = createHttpServer(createRequestHandler({ config, deps, log, metrics, version }), config, log);
   const scheduler = startChangeRequestScheduler(db.kysely, log, config.SCHEDULER_INTERVAL_MS);
   const housekeeping = startHousekeeping(db.kysely, log, deps.loginPolicy.sessions, config.HOUSEKEEPING_INTERVAL_MS);
   const metricsFlush = startPeriodicTask(log, "storing SDK metrics", config.METRICS_FLUSH_INTERVAL_MS, async () => {

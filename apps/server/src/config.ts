@@ -75,6 +75,8 @@ const schema = z.object({
   STREAMING_HEARTBEAT_MS: int(100, 55_000).default(30_000),
   /** Revisions each scope keeps, so that an SDK that was that close resumes (Last-Event-ID, If-None-Match) without a hydration. */
   STREAMING_HISTORY: int(1, 10_000).default(100),
+  /** When set, `GET /internal-backstage/prometheus` takes `Authorization: Bearer <this>`; unset, it is open (as Unleash's). */
+  PROMETHEUS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   BODY_LIMIT_BYTES: int(1_024, 64 * 1024 * 1024).default(256 * 1024),
   REQUEST_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
   HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(10_000),

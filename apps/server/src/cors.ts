@@ -13,6 +13,8 @@ const ALLOWED_HEADERS = [
   "unleash-connection-id",
   "unleash-sdk",
   "unleash-client-spec",
+  // OpenFeature's OFREP providers may send their token here.
+  "x-api-key",
 ];
 const ALLOWED_PREFIX = "x-unleash-";
 /** Response headers a page may read: the proxy client keeps the ETag for its next poll. */

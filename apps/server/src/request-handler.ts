@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type ApiDeps,
@@ -9,13 +9,16 @@ import {
   type Logger,
   sendError,
   sendJson,
+  setRouteLabel,
 } from "@vexil/api";
+import { AuthenticationRequired } from "@vexil/services";
 import { sql } from "kysely";
 import { clientAddress } from "./client-address.ts";
 import type { Config } from "./config.ts";
 import { createConsoleApp } from "./console-app.ts";
 import { createCors } from "./cors.ts";
 import { createDocsPage } from "./docs-page.ts";
+import type { ServerMetrics } from "./metrics/server-metrics.ts";
 
 const READY_TIMEOUT_MS = 2_000;
 
@@ -23,11 +26,20 @@ export interface RequestHandlerOptions {
   config: Config;
   deps: ApiDeps;
   log: Logger;
+  metrics: ServerMetrics;
   version: string;
 }
 
 /** A route of the server's own, outside the API: answered before anyone is authenticated. */
-type OwnRoute = (res: ServerResponse) => void | Promise<void>;
+type OwnRoute = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+const digest = (value: string) => createHash("sha256").update(value).digest();
+
+/** Whether `Authorization` is `Bearer <token>`, compared in constant time. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const [scheme, given] = (header ?? "").split(" ", 2);
+  return scheme?.toLowerCase() === "bearer" && given !== undefined && timingSafeEqual(digest(given), digest(token));
+}
 /** Files served from memory; false for a request they do not serve. */
 type StaticFiles = (method: string, path: string, res: ServerResponse) => boolean;
 
@@ -39,6 +51,7 @@ export function createRequestHandler({
   config,
   deps,
   log,
+  metrics,
   version,
 }: RequestHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const trustedProxies = new Set(config.TRUST_PROXY);
@@ -50,10 +63,10 @@ export function createRequestHandler({
     log.warn({}, "the console is not built (apps/web/dist is missing), so / serves nothing; `npx -y pnpm@10.34.9 start` builds it");
 
   const ownRoutes = new Map<string, OwnRoute>([
-    ["GET /health", (res) => sendJson(res, 200, { status: "ok" })],
+    ["GET /health", (_req, res) => sendJson(res, 200, { status: "ok" })],
     [
       "GET /ready",
-      async (res) => {
+      async (_req, res) => {
         await Promise.race([
           sql`select 1`.execute(deps.db),
           new Promise((_, reject) =>
@@ -65,9 +78,20 @@ export function createRequestHandler({
     ],
     [
       "GET /docs/openapi.json",
-      (res) => {
+      (_req, res) => {
         res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
         res.end(openApiJson);
+      },
+    ],
+    [
+      // Unleash's path; open unless PROMETHEUS_TOKEN is set (docs/operations.md#prometheus).
+      "GET /internal-backstage/prometheus",
+      async (req, res) => {
+        const token = config.PROMETHEUS_TOKEN;
+        if (token && !bearerMatches(req.headers.authorization, token)) throw new AuthenticationRequired();
+        const { contentType, body } = await metrics.scrape();
+        res.writeHead(200, { "content-type": contentType });
+        res.end(body);
       },
     ],
   ]);
@@ -77,16 +101,23 @@ export function createRequestHandler({
     if (cors(req, res)) return;
     const method = req.method ?? "";
     const path = (req.url ?? "/").split("?", 1)[0] as string;
-    // The API's paths are neither the server's own routes nor files: SDK polls skip both look-ups.
-    if (!path.startsWith("/api/")) {
+    // The API's paths (and OFREP's) are neither the server's own routes nor files: SDK polls skip both look-ups.
+    if (!path.startsWith("/api/") && !path.startsWith("/ofrep/")) {
       const own = ownRoutes.get(`${method} ${path}`);
-      if (own) return own(res);
-      if (staticFiles.some((files) => files(method, path, res))) return;
+      if (own) {
+        setRouteLabel(res, path);
+        return own(req, res);
+      }
+      if (staticFiles.some((files) => files(method, path, res))) return setRouteLabel(res, "static");
     }
     return api(req, res, {
       deps,
       db: deps.db,
-      principal: await authenticate(deps, { authorization: req.headers.authorization, cookie: req.headers.cookie }),
+      principal: await authenticate(deps, {
+        authorization: req.headers.authorization,
+        apiKey: req.headers["x-api-key"],
+        cookie: req.headers.cookie,
+      }),
       requestId,
       get log() {
         return requestLog();
@@ -108,12 +139,14 @@ export function createRequestHandler({
     res.setHeader("x-content-type-options", "nosniff");
     // Admin data and auth responses must not linger in shared or browser caches.
     res.setHeader("cache-control", "no-store");
-    if (log.isLevelEnabled?.("info") ?? true) {
-      res.on("finish", () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const logRequests = log.isLevelEnabled?.("info") ?? true;
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      metrics.observeRequest(req, res, ms / 1e3);
+      if (logRequests) {
         requestLog().info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
-      });
-    }
+      }
+    });
     handle(req, res, requestId, requestLog).catch((error) => sendError(res, requestLog(), error));
   };
 }

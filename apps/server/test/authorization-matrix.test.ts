@@ -3,12 +3,15 @@ import {
   addChange,
   addFeatureDependency,
   addFeatureStrategy,
+  archiveFeature,
   createApiToken,
   createBanner,
   createEnvironment,
   createFeature,
   createPersonalToken,
   createSegment,
+  createTag,
+  createTagType,
   createUser,
   moveChangeRequest,
   RootRole,
@@ -16,7 +19,7 @@ import {
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { type Caller, newCaller, PRINCIPAL_KINDS, type PrincipalKind } from "./support/principal-kinds.ts";
-import { TEST_PASSWORD, userWithRole } from "./support/principals.ts";
+import { frontendToken, TEST_PASSWORD, userWithRole } from "./support/principals.ts";
 import { startTestServer } from "./support/test-server.ts";
 
 const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0" });
@@ -38,6 +41,12 @@ await srv.call("PUT", "/api/admin/projects/default/environments/production/chang
 const setupAdmin = { kind: "user", userId: setup.id, username: setup.username, rootRole: RootRole.Admin, via: "session" } as const;
 const readableCr = await changeRequestInReview();
 const loginUser = await userWithRole(srv, "viewer");
+// OFREP's event stream opens by the ticket in its path, which a bulk evaluation's eventStreams names.
+const ofrepTicket = await (async () => {
+  const bulk = await srv.call("POST", "/ofrep/v1/evaluate/flags", { headers: await frontendToken(srv), body: {} });
+  const url = bulk.json.eventStreams[0].url as string;
+  return url.slice(url.lastIndexOf("/") + 1);
+})();
 
 /** A change request in review, by an author of its own, so each cell acts on a fresh one. */
 async function changeRequestInReview(): Promise<number> {
@@ -80,12 +89,16 @@ const SKIPPERS = "401 401 401 403 403 200 200 403 403 403";
 // The frontend API takes frontend tokens (and admin tokens, as in Unleash); nothing else.
 const FRONTEND = "401 401 401 403 403 403 200 403 403 200";
 const SDK_ACCEPTS = "401 401 401 403 403 403 202 202 403 403";
+// OFREP takes either SDK token (a server provider's client token, a browser's frontend token) and an admin token.
+const OFREP = "401 401 401 403 403 403 200 200 403 200";
 
 /** The one table: every route the server serves, and who gets which status. */
 const MATRIX: Record<string, Row> = {
   "GET /health": { expect: PUBLIC },
   "GET /ready": { expect: PUBLIC },
   "GET /docs/openapi.json": { expect: PUBLIC },
+  // Open without PROMETHEUS_TOKEN, as Unleash's; prometheus.test.ts covers the token.
+  "GET /internal-backstage/prometheus": { expect: PUBLIC },
 
   "POST /auth/simple/login": { expect: PUBLIC, request: () => ({ body: { username: loginUser.username, password: TEST_PASSWORD } }) },
   "POST /logout": { expect: PUBLIC, fresh: true, request: () => ({ body: {} }) },
@@ -314,6 +327,149 @@ const MATRIX: Record<string, Row> = {
     expect: "401 401 401 403 200 200 403 403 200 403",
     request: async () => ({ params: { projectId: "default", id: await changeRequestInReview() }, body: { state: "Approved" } }),
   },
+
+  // Archive, revive, delete (docs/flag-model.md#archive-revive-delete). Production of "default" is gated: archiving is a
+  // direct write there, so only those who may skip change requests archive; reviving and deleting an archived flag are not gated.
+  "DELETE /api/admin/projects/{projectId}/features/{featureName}": {
+    expect: "401 401 401 403 403 202 202 403 403 403",
+    request: async () => ({ params: { projectId: "default", featureName: await newFeature() } }),
+  },
+  "POST /api/admin/projects/{projectId}/archive": {
+    expect: "401 401 401 403 403 202 202 403 403 403",
+    request: async () => ({ params: { projectId: "default" }, body: { features: [await newFeature()] } }),
+  },
+  "POST /api/admin/projects/{projectId}/archive/validate": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { projectId: "default" }, body: { features: [await newFeature()] } }),
+  },
+  "POST /api/admin/projects/{projectId}/revive": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { projectId: "default" }, body: { features: [await archivedFeature()] } }),
+  },
+  "POST /api/admin/archive/revive/{featureName}": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { featureName: await archivedFeature() } }),
+  },
+  "POST /api/admin/projects/{projectId}/delete": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { projectId: "default" }, body: { features: [await archivedFeature()] } }),
+  },
+  "DELETE /api/admin/archive/{featureName}": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { featureName: await archivedFeature() } }),
+  },
+  // Tags: tag types are Editors' (CREATE/UPDATE/DELETE_TAG_TYPE, as in Unleash); a flag's tags need UPDATE_FEATURE;
+  // creating a tag needs only to be authenticated, as in Unleash.
+  "GET /api/admin/tag-types": { expect: READ },
+  "POST /api/admin/tag-types": {
+    expect: "401 401 401 403 201 201 201 403 201 403",
+    request: () => ({ body: { name: unique("tag-type") } }),
+  },
+  "POST /api/admin/tag-types/validate": { expect: READ, request: () => ({ body: { name: unique("tag-type") } }) },
+  "GET /api/admin/tag-types/{name}": { expect: READ, request: () => ({ params: { name: "simple" } }) },
+  "PUT /api/admin/tag-types/{name}": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { name: await newTagType() }, body: { description: "changed" } }),
+  },
+  "DELETE /api/admin/tag-types/{name}": { expect: EDITOR_WRITES, request: async () => ({ params: { name: await newTagType() } }) },
+  "GET /api/admin/tags": { expect: READ },
+  "POST /api/admin/tags": {
+    expect: "401 401 401 201 201 201 201 403 201 403",
+    request: () => ({ body: { type: "simple", value: unique("tag") } }),
+  },
+  "GET /api/admin/tags/{type}": { expect: READ, request: () => ({ params: { type: "simple" } }) },
+  "GET /api/admin/tags/{type}/{value}": { expect: READ, request: async () => ({ params: await newTag() }) },
+  "DELETE /api/admin/tags/{type}/{value}": { expect: EDITOR_WRITES, request: async () => ({ params: await newTag() }) },
+  "GET /api/admin/features/{featureName}/tags": { expect: READ, request: () => ({ params: { featureName: FEATURE } }) },
+  "POST /api/admin/features/{featureName}/tags": {
+    expect: "401 401 401 403 201 201 201 403 201 403",
+    request: () => ({ params: { featureName: FEATURE }, body: { type: "simple", value: unique("tag") } }),
+  },
+  "PUT /api/admin/features/{featureName}/tags": {
+    expect: EDITOR_WRITES,
+    request: () => ({ params: { featureName: FEATURE }, body: { addedTags: [{ type: "simple", value: unique("tag") }], removedTags: [] } }),
+  },
+  "DELETE /api/admin/features/{featureName}/tags/{type}/{value}": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { featureName: FEATURE, ...(await newTag()) } }),
+  },
+  "PUT /api/admin/projects/{projectId}/tags": {
+    expect: EDITOR_WRITES,
+    request: () => ({
+      params: { projectId: "default" },
+      body: { features: [FEATURE], tags: { addedTags: [{ type: "simple", value: unique("tag") }], removedTags: [] } },
+    }),
+  },
+  // Flag lifecycle: stale flags, feature types, project health.
+  "PATCH /api/admin/projects/{projectId}/features/{featureName}": {
+    expect: EDITOR_WRITES,
+    request: () => ({
+      params: { projectId: "default", featureName: FEATURE },
+      body: [{ op: "replace", path: "/description", value: unique("d") }],
+    }),
+  },
+  "POST /api/admin/projects/{projectId}/stale": {
+    expect: "401 401 401 403 202 202 202 403 202 403",
+    request: () => ({ params: { projectId: "default" }, body: { features: [FEATURE], stale: seq++ % 2 === 0 } }),
+  },
+  "GET /api/admin/feature-types": { expect: READ },
+  "PUT /api/admin/feature-types/{id}/lifetime": {
+    expect: ADMIN_ONLY,
+    request: () => ({ params: { id: "release" }, body: { lifetimeDays: 40 } }),
+  },
+  "GET /api/admin/projects/{projectId}/health-report": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
+  "GET /api/admin/projects/{projectId}/features/{featureName}/lifecycle": {
+    expect: READ,
+    request: () => ({ params: { projectId: "default", featureName: FEATURE } }),
+  },
+  "POST /api/admin/projects/{projectId}/features/{featureName}/lifecycle/complete": {
+    expect: EDITOR_WRITES,
+    request: () => ({ params: { projectId: "default", featureName: FEATURE }, body: { status: "kept" } }),
+  },
+  "POST /api/admin/projects/{projectId}/features/{featureName}/lifecycle/uncomplete": {
+    expect: EDITOR_WRITES,
+    request: () => ({ params: { projectId: "default", featureName: FEATURE } }),
+  },
+  "GET /api/admin/lifecycle/count": { expect: READ },
+  // Daily edits (docs/flag-model.md#daily-edits).
+  "GET /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}": {
+    expect: READ,
+    request: () => ({ params: DEV }),
+  },
+  // A clone writes strategies into every environment: production is gated, so only those who may skip change requests clone.
+  "POST /api/admin/projects/{projectId}/features/{featureName}/clone": {
+    expect: "401 401 401 403 403 201 201 403 403 403",
+    request: () => ({ params: { projectId: "default", featureName: FEATURE }, body: { name: unique("clone") } }),
+  },
+  "POST /api/admin/projects/{projectId}/bulk_features/environments/{environment}/on": {
+    expect: EDITOR_WRITES,
+    request: () => ({ params: { projectId: "default", environment: "development" }, body: { features: [FEATURE] } }),
+  },
+  "POST /api/admin/projects/{projectId}/bulk_features/environments/{environment}/off": {
+    expect: EDITOR_WRITES,
+    request: () => ({ params: { projectId: "default", environment: "development" }, body: { features: [FEATURE] } }),
+  },
+  "PATCH /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}": {
+    expect: EDITOR_WRITES,
+    request: async () => ({
+      params: { ...DEV, strategyId: await newStrategy() },
+      body: [{ op: "replace", path: "/title", value: "patched" }],
+    }),
+  },
+  "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/set-sort-order": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: DEV, body: [{ id: await newStrategy(), sortOrder: 0 }] }),
+  },
+  "POST /api/admin/features/validate": { expect: READ, request: () => ({ body: { name: unique("free") } }) },
+  "POST /ofrep/v1/evaluate/flags/{key}": {
+    expect: OFREP,
+    request: () => ({ params: { key: FEATURE }, body: { context: { targetingKey: "matrix" } } }),
+  },
+  "POST /ofrep/v1/evaluate/flags": { expect: OFREP, request: () => ({ body: { context: { targetingKey: "matrix" } } }) },
+  // The ticket is the credential, whoever holds it (a browser's EventSource sends no header).
+  "GET /ofrep/v1/event-stream/{ticket}": { expect: PUBLIC, request: () => ({ params: { ticket: ofrepTicket } }) },
+  // Search reads every project's flags, as Unleash lets any user; SDK tokens are refused as on the rest of the admin API.
+  "GET /api/admin/search/features": { expect: READ },
 };
 
 async function newStrategy(): Promise<string> {
@@ -325,6 +481,17 @@ async function newSegment(): Promise<number> {
 async function newFeature(): Promise<string> {
   return (await createFeature(db, null, "default", { name: unique("child") })).name;
 }
+async function archivedFeature(): Promise<string> {
+  const featureName = await newFeature();
+  await archiveFeature(db, setupAdmin, { projectId: "default", featureName });
+  return featureName;
+}
+async function newTagType(): Promise<string> {
+  return (await createTagType(db, null, { name: unique("tag-type") })).name;
+}
+async function newTag(): Promise<{ type: string; value: string }> {
+  return createTag(db, null, { type: "simple", value: unique("tag") });
+}
 async function newBanner(): Promise<number> {
   return (await createBanner(db, null, { message: "fixture" })).id;
 }
@@ -332,7 +499,7 @@ async function newUser(): Promise<number> {
   return (await createUser(db, hasher, null, { username: unique("victim"), rootRole: RootRole.Viewer })).id;
 }
 
-const SERVER_ROUTES = ["GET /health", "GET /ready", "GET /docs/openapi.json"];
+const SERVER_ROUTES = ["GET /health", "GET /ready", "GET /docs/openapi.json", "GET /internal-backstage/prometheus"];
 
 /** What the server really serves: the router's documented procedures and the few plain routes. */
 function servedRoutes(): Map<string, { procedure: string; type: string; bodyField: string | undefined }> {

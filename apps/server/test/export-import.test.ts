@@ -44,12 +44,15 @@ async function answers(db: TestDb, aliceToken: string): Promise<Record<string, u
     await get("/api/admin/user-admin");
     await get("/api/admin/api-tokens");
     await get("/api/admin/user/tokens", aliceToken);
+    await get("/api/admin/tag-types");
+    await get("/api/admin/tags");
     for (const project of (await get("/api/admin/projects")).projects as { id: string }[]) {
       const environments = ((await get("/api/admin/environments")).environments as { name: string }[]).map((e) => e.name);
       await get(`/api/admin/projects/${project.id}/change-requests/config`);
       await get(`/api/admin/projects/${project.id}/change-requests/pending`, aliceToken);
       for (const feature of (await get(`/api/admin/projects/${project.id}/features`)).features as { name: string }[]) {
         await get(`/api/admin/projects/${project.id}/features/${feature.name}`);
+        await get(`/api/admin/features/${feature.name}/tags`);
         for (const environment of environments) {
           const path = `/api/admin/projects/${project.id}/features/${feature.name}/environments/${environment}/variants`;
           seen[`admin ${path}`] = withoutErrorId(await srv.call("GET", path, { headers: { authorization: ADMIN_TOKEN } }));
@@ -70,7 +73,7 @@ async function answers(db: TestDb, aliceToken: string): Promise<Record<string, u
 /** Everything but the export time and the digest that covers it. */
 const comparable = (document: string) => document.replace(/"exportedAt":"[^"]+"/, "").replace(/"sha256":"[0-9a-f]+"/, "");
 
-test("the demo, a banner and tokens move PGlite -> Postgres -> PGlite and every API answer stays the same", async () => {
+test("the demo, a banner, tags and tokens move PGlite -> Postgres -> PGlite and every API answer stays the same", async () => {
   const first = embedded("first");
   const demo = await vexil(["demo"], first.env, `${PASSWORD}\n`);
   const aliceToken = /^ {2}alice +(user:[0-9a-f]{64})$/m.exec(demo)?.[1] as string;
@@ -83,6 +86,12 @@ test("the demo, a banner and tokens move PGlite -> Postgres -> PGlite and every 
     });
     assert.is(posted.status, 201);
   }
+  // Tags move with the rest: a type of its own colour and a demo flag tagged with it.
+  const headers = { authorization: ADMIN_TOKEN };
+  const tagType = await srv.call("POST", "/api/admin/tag-types", { headers, body: { name: "squad", color: "#336699" } });
+  assert.is(tagType.status, 201);
+  const tagged = await srv.call("POST", "/api/admin/features/checkout-flow/tags", { headers, body: { type: "squad", value: "Payments" } });
+  assert.is(tagged.status, 201, JSON.stringify(tagged.json));
   await srv.close();
   const expected = await answers(first.open(), aliceToken);
   const document = await vexil(["export"], first.env);

@@ -27,7 +27,18 @@ test("an editor creates a feature: 201 with it, Location, and an event naming th
   assert.is(res.status, 201, JSON.stringify(res.json));
   assert.equal(
     { ...res.json, createdAt: "" },
-    { name: "checkout", project: "default", description: "New checkout", type: "experiment", impressionData: false, createdAt: "" },
+    {
+      name: "checkout",
+      project: "default",
+      description: "New checkout",
+      type: "experiment",
+      impressionData: false,
+      createdAt: "",
+      stale: false,
+      archived: false,
+      archivedAt: null,
+      lastSeenAt: null,
+    },
   );
   assert.is(res.headers.location, "/api/admin/projects/default/features/checkout");
   const event = await db.selectFrom("events").selectAll().where("type", "=", "feature-created").executeTakeFirstOrThrow();

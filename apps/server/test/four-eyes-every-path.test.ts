@@ -17,6 +17,7 @@ const approver = await userWithRole(srv, "editor");
 const GATED_ENV = "production";
 const FEATURE_PATH = "/api/admin/projects/{projectId}/features/{featureName}";
 const ENV_PATH = `${FEATURE_PATH}/environments/{environment}`;
+const BULK_PATH = "/api/admin/projects/{projectId}/bulk_features/environments/{environment}";
 
 let seq = 0;
 const unique = (prefix: string) => `${prefix}-${++seq}`;
@@ -171,16 +172,98 @@ const GATED: Record<string, Row> = {
     change: ({ child, parent }) => ({ feature: child!, action: "deleteDependency", payload: { feature: parent } }),
     stored: async ({ child }) => assert.equal(await parents(child!), []),
   },
+  // Archiving takes a flag from every environment (docs/flag-model.md#archive-revive-delete).
+  [`DELETE ${FEATURE_PATH}`]: {
+    fixture: async () => ({ feature: await newFeature("archive") }),
+    direct: ({ feature }) => ({ params: featureParams(feature!) }),
+    change: ({ feature }) => ({ feature: feature!, action: "archiveFeature", payload: {} }),
+    stored: async ({ feature }) => {
+      const row = await db.selectFrom("features").select("archived_at").where("name", "=", feature!).executeTakeFirstOrThrow();
+      assert.instance(row.archived_at, Date);
+    },
+  },
+  // Daily edits (docs/flag-model.md#daily-edits): a bulk switch is proposed as updateEnabled for each feature.
+  [`POST ${BULK_PATH}/on`]: {
+    fixture: async () => ({ feature: await newFeature("bulk-on") }),
+    direct: ({ feature }) => ({ params: { projectId: "default", environment: GATED_ENV }, body: { features: [feature] } }),
+    change: ({ feature }) => ({ feature: feature!, action: "updateEnabled", payload: { enabled: true } }),
+    stored: async ({ feature }) => assert.is((await featureEnvironment(feature!))?.enabled, true),
+  },
+  [`POST ${BULK_PATH}/off`]: {
+    fixture: async () => {
+      const feature = await newFeature("bulk-off");
+      await setup("POST", `${envUrl(feature)}/on`);
+      return { feature };
+    },
+    direct: ({ feature }) => ({ params: { projectId: "default", environment: GATED_ENV }, body: { features: [feature] } }),
+    change: ({ feature }) => ({ feature: feature!, action: "updateEnabled", payload: { enabled: false } }),
+    stored: async ({ feature }) => assert.is((await featureEnvironment(feature!))?.enabled, false),
+  },
+  [`PATCH ${ENV_PATH}/strategies/{strategyId}`]: {
+    fixture: async () => {
+      const feature = await newFeature("patch-strategy");
+      const strategy = await setup("POST", `${envUrl(feature)}/strategies`, { name: "userWithId", parameters: { userIds: "alice" } });
+      return { feature, strategyId: strategy.id };
+    },
+    direct: ({ feature, strategyId }) => ({
+      params: { ...envParams(feature!), strategyId: strategyId! },
+      body: [{ op: "replace", path: "/parameters/userIds", value: "bob" }],
+    }),
+    change: ({ feature, strategyId }) => ({
+      feature: feature!,
+      action: "patchStrategy",
+      payload: { id: strategyId, patch: [{ op: "replace", path: "/parameters/userIds", value: "bob" }] },
+    }),
+    stored: async ({ feature, strategyId }) =>
+      assert.equal(
+        (await strategies(feature!)).map((s) => [s.id, s.parameters]),
+        [[strategyId, { userIds: "bob" }]],
+      ),
+  },
+  [`POST ${ENV_PATH}/strategies/set-sort-order`]: {
+    fixture: async () => {
+      const feature = await newFeature("sort-order");
+      const first = await setup("POST", `${envUrl(feature)}/strategies`, { name: "default" });
+      const second = await setup("POST", `${envUrl(feature)}/strategies`, { name: "userWithId", parameters: { userIds: "alice" } });
+      return { feature, first: first.id, second: second.id };
+    },
+    direct: ({ feature, second }) => ({ params: envParams(feature!), body: [{ id: second, sortOrder: -1 }] }),
+    change: ({ feature, second }) => ({ feature: feature!, action: "reorderStrategy", payload: [{ id: second, sortOrder: -1 }] }),
+    stored: async ({ feature, first, second }) =>
+      assert.equal(
+        (await strategies(feature!)).map((s) => s.id),
+        [second, first],
+      ),
+  },
+};
+
+/**
+ * Writes the four-eyes rule covers that have no change-request form: refused to an Editor wherever
+ * an environment of the project has change requests on (docs/flag-model.md#daily-edits).
+ */
+const GATED_WITHOUT_PROPOSAL: Record<string, { direct(): Promise<Request> }> = {
+  [`POST ${FEATURE_PATH}/clone`]: {
+    direct: async () => ({ params: featureParams(await newFeature("clone-source")), body: { name: unique("clone") } }),
+  },
 };
 
 /** Writes that touch a feature or name an environment but that the four-eyes rule does not cover, and why. */
 const NOT_GATED: Record<string, string> = {
   "POST /api/admin/projects/{projectId}/features": "a new feature is off, with nothing, in every environment",
   [`PUT ${FEATURE_PATH}`]: "a feature's description, type and impressionData are not environment state",
+  [`PATCH ${FEATURE_PATH}`]: "as PUT: a feature's description, type, stale and impressionData are not environment state",
   "POST /api/admin/projects/{projectId}/environments/{environment}/change-requests": "proposing a change is the four-eyes path itself",
   "PUT /api/admin/projects/{projectId}/environments/{environment}/change-requests/config": "Admin only: it sets the rule",
   "POST /api/admin/projects/{projectId}/environments": "Admin only: enabling an environment in a project stores no feature state",
   "POST /api/admin/api-tokens": "Admin only: a token's environment is its scope",
+  "POST /api/admin/archive/revive/{featureName}": "a revived flag comes back off in every environment, as in Unleash",
+  "DELETE /api/admin/archive/{featureName}": "only an archived flag is deleted, and it is served nowhere already",
+  "POST /api/admin/features/{featureName}/tags": "tags are a flag's metadata, not environment state (Unleash does not gate them)",
+  "PUT /api/admin/features/{featureName}/tags": "tags are a flag's metadata, not environment state (Unleash does not gate them)",
+  "DELETE /api/admin/features/{featureName}/tags/{type}/{value}":
+    "tags are a flag's metadata, not environment state (Unleash does not gate them)",
+  [`POST ${FEATURE_PATH}/lifecycle/complete`]: "a lifecycle mark for people, not environment state (Unleash does not gate it either)",
+  [`POST ${FEATURE_PATH}/lifecycle/uncomplete`]: "a lifecycle mark for people, not environment state (Unleash does not gate it either)",
 };
 
 interface Procedure {
@@ -204,9 +287,11 @@ test("the table lists every write on a feature or an environment, gated or said 
       return keys.includes("featureName") || keys.includes("environment") || r.path.startsWith("/api/admin/projects/{projectId}/features");
     })
     .map(([route]) => route);
-  const unlisted = writes.filter((route) => !(route in GATED) && !(route in NOT_GATED));
+  const unlisted = writes.filter((route) => !(route in GATED) && !(route in GATED_WITHOUT_PROPOSAL) && !(route in NOT_GATED));
   assert.equal(unlisted, [], `writes neither tested against the four-eyes rule nor said to be outside it: ${unlisted.join(", ")}`);
-  const stale = [...Object.keys(GATED), ...Object.keys(NOT_GATED)].filter((route) => !writes.includes(route));
+  const stale = [...Object.keys(GATED), ...Object.keys(GATED_WITHOUT_PROPOSAL), ...Object.keys(NOT_GATED)].filter(
+    (route) => !writes.includes(route),
+  );
   assert.equal(stale, [], `rows for routes that are not such writes: ${stale.join(", ")}`);
 });
 
@@ -268,6 +353,22 @@ for (const [route, row] of Object.entries(GATED)) {
       assert.is(moved.json.state, state);
     }
     await row.stored(fixture);
+  });
+}
+
+for (const [route, row] of Object.entries(GATED_WITHOUT_PROPOSAL)) {
+  test(`${route}: refused to an Editor over REST and tRPC, nothing stored`, async () => {
+    const [method, template] = route.split(" ") as [string, string];
+    const { params, body } = await row.direct();
+    const before = await storedState();
+    const rest = await srv.call(method, fillPath(template, params), { headers: author.headers, ...(body !== undefined ? { body } : {}) });
+    assert.is(rest.status, 403, JSON.stringify(rest.json));
+    assert.match(rest.json.message, "SKIP_CHANGE_REQUEST");
+    const { procedurePath } = routes.get(route)!;
+    const trpc = await srv.call("POST", `/trpc/${procedurePath}`, { headers: author.headers, body: { ...(body as object), ...params } });
+    assert.is(trpc.status, 403, JSON.stringify(trpc.json));
+    assert.match(trpc.json.error.message, "SKIP_CHANGE_REQUEST");
+    assert.equal(await storedState(), before, "a refused write stores nothing");
   });
 }
 

@@ -1,4 +1,4 @@
-import { changePassword, createApiToken, createBanner, createUser, RootRole } from "@vexil/services";
+import { addFeatureStrategy, changePassword, createApiToken, createBanner, createUser, RootRole } from "@vexil/services";
 import fc from "fast-check";
 import { Pool } from "undici";
 import { test } from "uvu";
@@ -39,6 +39,10 @@ await srv.call("PUT", "/api/admin/projects/default/environments/production/chang
   body: { changeRequestsEnabled: true, requiredApprovals: 1 },
   headers: admin.headers,
 });
+// A flag that starts archived, for revive and delete (docs/flag-model.md#archive-revive-delete); every route may be sent it.
+const ARCHIVED = "fuzz-archived";
+await srv.call("POST", "/api/admin/projects/default/features", { body: { name: ARCHIVED }, headers: admin.headers });
+await srv.call("DELETE", `/api/admin/projects/default/features/${ARCHIVED}`, { headers: admin.headers });
 const pools: Record<string, number[]> = { banners: [], users: [], tokens: [], pats: [], changeRequests: [] };
 for (let i = 0; i < 3; i++) {
   pools.banners!.push((await createBanner(db, null, { message: `seed ${i}` })).id);
@@ -51,6 +55,10 @@ const proposal = await srv.call("POST", "/api/admin/projects/default/environment
 });
 pools.changeRequests!.push(proposal.json.id);
 await createUser(db, hasher, null, { username: "fuzz-login", password: TEST_PASSWORD, rootRole: RootRole.Viewer });
+// Tags to read, change and delete: a type of the fuzzer's own beside `simple`, and a tag the feature carries.
+const FUZZ_TAG = { type: "simple", value: "fuzz-tag" };
+await srv.call("POST", "/api/admin/tag-types", { body: { name: "fuzz-type" }, headers: admin.headers });
+await srv.call("POST", `/api/admin/features/${FEATURE}/tags`, { body: FUZZ_TAG, headers: admin.headers });
 
 function poolFor(path: string): number[] | undefined {
   if (path.startsWith("/api/admin/banners/")) return pools.banners;
@@ -61,20 +69,66 @@ function poolFor(path: string): number[] | undefined {
   return undefined;
 }
 
+// OFREP's event stream opens by the ticket a bulk evaluation names.
+const ofrepBulk = await srv.call("POST", "/ofrep/v1/evaluate/flags", { headers: (callers[5] as Caller).headers, body: {} });
+const ofrepStreamUrl = ofrepBulk.json.eventStreams[0].url as string;
+
 const KNOWN: Record<string, unknown[]> = {
+  key: [FEATURE],
+  ticket: [ofrepStreamUrl.slice(ofrepStreamUrl.lastIndexOf("/") + 1)],
   projectId: ["default"],
-  featureName: [FEATURE],
+  featureName: [FEATURE, ARCHIVED],
   feature: [FEATURE],
+  features: [[FEATURE], [ARCHIVED], [FEATURE, ARCHIVED, "fuzz-no-such-flag"], [], [FEATURE, "fuzz-missing"], [FEATURE, FEATURE]],
   environment: ["development", "production"],
   username: ["fuzz-login", "admin"],
   password: [TEST_PASSWORD, "a long enough password"],
+  // Bodies of the tag routes: tags of a type that exists.
+  addedTags: [[FUZZ_TAG], [{ type: "fuzz-type", value: "fuzz-added" }]],
+  removedTags: [[FUZZ_TAG], []],
+  // Flag lifecycle: lifetimes in and out of Unleash's range.
+  lifetimeDays: [0, 7, 40, null, -1, 2_147_483_648],
+  // Daily edits (docs/flag-model.md#daily-edits): a strategy of the feature to patch and reorder, and the feature to switch in bulk.
+  strategyId: [
+    (await addFeatureStrategy(db, null, { projectId: "default", featureName: FEATURE, environment: "development" }, { name: "default" }))
+      .id,
+  ],
 };
+/** Path parameters only: body fields of these names (a token's `type`, a feature's `name`) have rules of their own. */
+const KNOWN_IN_PATH: Record<string, unknown[]> = { type: ["simple", "fuzz-type"], value: [FUZZ_TAG.value], name: ["simple", "fuzz-type"] };
+// Feature types are named, not numbered: `{id}` of their paths draws from these.
+const FEATURE_TYPE_IDS = ["release", "Kill-Switch", "sunset", "fuzz-no-such-type"];
 const hint = (property: string) => (KNOWN[property] ? fc.constantFrom(...KNOWN[property]) : undefined);
 const resolve = (ref: string) =>
   ref
     .replace(/^#\//, "")
     .split("/")
     .reduce((node: any, key) => node[key], doc) as JsonSchema;
+
+// Query values that a parameter's schema cannot describe (a filter's syntax), valid and nearly so, by path and name.
+const SEARCH = "/api/admin/search/features";
+const QUERY_VALUES: Record<string, Record<string, string[]>> = {
+  [SEARCH]: {
+    query: ["fuzz", "FUZZ-feat", "a,b", "%", "_", "\\", ","],
+    project: ["IS:default", "IS_NOT:default", "IS_ANY_OF:default,other", "IS_NONE_OF:default", "IS:", "IS_ALL:default", "default"],
+    type: ["IS:release", "IS_NONE_OF:release,experiment", "IS:"],
+    state: ["IS:stale", "IS_ANY_OF:active,potentially-stale", "IS_NOT:stale", "IS:rotten"],
+    lifecycle: ["IS:live", "IS_NOT:archived", "IS_ANY_OF:initial,archived", "IS:dead"],
+    createdBy: ["IS:1", "IS_NOT:1,2", "IS:abc", "IS:99999999999"],
+    tag: ["INCLUDE:simple:a", "INCLUDE_ALL_OF:simple:a,simple:b", "EXCLUDE_ALL:simple:a", "DO_NOT_INCLUDE:simple:a:b", "INCLUDE:simple"],
+    segment: ["INCLUDE:seg", "EXCLUDE_IF_ANY_OF:a,b", "IS:seg"],
+    status: ["production:enabled", "development:disabled", "production:on", ":enabled"],
+    createdAt: ["IS_BEFORE:2026-01-01", "IS_ON_OR_AFTER:2020-02-29", "IS_BEFORE:2026-02-30", "IS_AFTER:2026-01-01"],
+    lastSeenAt: ["IS_ON_OR_AFTER:2026-01-01", "IS_BEFORE:9999-12-31", "IS_BEFORE:0000-01-01"],
+    archived: ["IS:true", "IS:false", "yes"],
+    favorite: ["IS:true", "IS_ANY_OF:true,false", "IS:maybe"],
+    favoritesFirst: ["true", "false", "yes"],
+    sortBy: ["createdAt", "name", "type", "stale", "project", "lastSeenAt", "environment:production", "environment:", "bogus"],
+    sortOrder: ["asc", "desc", "up"],
+    offset: ["0", "50", "2147483647", "2147483648", "-1"],
+    limit: ["1", "100", "0", "101"],
+  },
+};
 
 // Path parameter values that have broken routers before: encoding, traversal, separators, size.
 const NASTY = [
@@ -122,7 +176,8 @@ function paramArbitrary(name: string, schema: JsonSchema, path: string): fc.Arbi
     // Never a small id at random: it could be one of the fuzzer's own principals.
     choices.push({ arbitrary: fc.integer({ min: 1_000_000, max: 2 ** 31 }).map((n) => ({ value: String(n), raw: false })), weight: 1 });
   }
-  if (poolFor(path) || KNOWN[name]) choices.push({ arbitrary: fc.nat().map((known) => ({ known })), weight: 6 });
+  if (poolFor(path) || KNOWN[name] || KNOWN_IN_PATH[name] || path.startsWith("/api/admin/feature-types/"))
+    choices.push({ arbitrary: fc.nat().map((known) => ({ known })), weight: 6 });
   return fc.oneof(...choices);
 }
 
@@ -198,17 +253,20 @@ function broken(valid: unknown): fc.Arbitrary<BodyChoice> {
  * The query of an operation that reads one and declares its 400: each declared parameter absent,
  * valid or nasty, then a few more pairs: repeats, bracketed `properties[...]` names and strangers.
  */
-function queryArbitrary(operation: JsonSchema): fc.Arbitrary<[string, string][]> {
+function queryArbitrary(path: string, operation: JsonSchema): fc.Arbitrary<[string, string][]> {
   const declared = ((operation.parameters ?? []) as JsonSchema[]).filter((p) => p.in === "query");
   if (declared.length === 0 || !operation.responses?.["400"]) return fc.constant([]);
-  const value = (schema: JsonSchema) =>
-    fc.oneof(
+  const value = (schema: JsonSchema, name: string) => {
+    const known = QUERY_VALUES[path]?.[name] ?? [];
+    return fc.oneof(
+      ...(known.length ? [{ arbitrary: fc.constantFrom(...known), weight: 6 }] : []),
       { arbitrary: arbitraryFor(schema, { resolve, hint }).map(String), weight: 3 },
       { arbitrary: fc.constantFrom(...NASTY, ...UNICODE), weight: 2 },
       { arbitrary: fc.constantFrom(1_001, 2_000).map((n) => "x".repeat(n)), weight: 1 },
     );
+  };
   const known = declared.map((p) =>
-    fc.option(value(p.schema ?? {}), { nil: undefined }).map((v): [string, string][] => (v === undefined ? [] : [[p.name, v]])),
+    fc.option(value(p.schema ?? {}, p.name), { nil: undefined }).map((v): [string, string][] => (v === undefined ? [] : [[p.name, v]])),
   );
   const names = fc.oneof(
     fc.constantFrom(...declared.map((p) => p.name as string)),
@@ -244,14 +302,21 @@ function caseArbitrary(path: string, operation: JsonSchema): fc.Arbitrary<FuzzCa
       },
     );
   }
-  return fc.record({ caller: fc.nat({ max: callers.length - 1 }), params: fc.record(params), query: queryArbitrary(operation), body });
+  return fc.record({
+    caller: fc.nat({ max: callers.length - 1 }),
+    params: fc.record(params),
+    query: queryArbitrary(path, operation),
+    body,
+  });
 }
 
 function pathFor(template: string, choices: Record<string, ParamChoice>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const choice = choices[name] as ParamChoice;
     if ("known" in choice) {
-      const known = poolFor(template) && name === "id" ? (poolFor(template) as number[]) : (KNOWN[name] ?? []);
+      const typeIds = template.startsWith("/api/admin/feature-types/") && name === "id" ? FEATURE_TYPE_IDS : undefined;
+      const known =
+        typeIds ?? (poolFor(template) && name === "id" ? (poolFor(template) as number[]) : (KNOWN[name] ?? KNOWN_IN_PATH[name] ?? []));
       return encodeURIComponent(String(known.length ? known[choice.known % known.length] : choice.known));
     }
     return choice.raw ? choice.value : encodeURIComponent(choice.value);

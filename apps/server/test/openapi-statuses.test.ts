@@ -48,7 +48,7 @@ test("every status the server answers to a failing request is documented for tha
   for (const op of operations) {
     // Public operations get no session: logout would end it.
     // The client API serves SDK tokens (an admin token among them), not users.
-    const sdk = op.path.startsWith("/api/client/");
+    const sdk = op.path.startsWith("/api/client/") || op.path.startsWith("/ofrep/");
     const caller = sdk ? admin : op.secured ? adminUser : {};
     const missing = fill(op.path, absent);
     await probe(op, "no credentials", missing, op.hasBody ? { body: {} } : {}, op.secured ? 401 : undefined);

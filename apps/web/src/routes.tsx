@@ -3,6 +3,7 @@ import { BannersPage } from "./banners/banners-page.tsx";
 import { ChangeRequestPage } from "./change-requests/change-request-page.tsx";
 import { PendingPage } from "./change-requests/pending-page.tsx";
 import { EventsPage } from "./events/events-page.tsx";
+import { ArchivePage } from "./feature-grid/archive-page.tsx";
 import { FeaturePage } from "./features/feature-page.tsx";
 import { Shell } from "./layout/shell.tsx";
 import { LoginPage } from "./login/login-page.tsx";
@@ -22,6 +23,7 @@ export function Routes() {
       <Switch>
         <Route path="/projects" component={ProjectsPage} />
         <Route path="/projects/:projectId">{(p) => <ProjectPage projectId={p.projectId} />}</Route>
+        <Route path="/projects/:projectId/archive">{(p) => <ArchivePage projectId={p.projectId} />}</Route>
         <Route path="/projects/:projectId/features/:featureName">
           {(p) => <FeaturePage projectId={p.projectId} featureName={p.featureName} />}
         </Route>

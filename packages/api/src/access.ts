@@ -3,9 +3,9 @@ import { AuthenticationRequired, NoAccessError, type Permission, type Principal,
 /**
  * Who may call a procedure: anyone, anyone authenticated, holders of one permission, an SDK
  * (a client token, or an admin token) on the client API, or a browser app (a frontend token, or
- * an admin token, as in Unleash) on the frontend API.
+ * an admin token, as in Unleash) on the frontend API, or either SDK token (or an admin token) on OFREP.
  */
-export type Access = "public" | "authenticated" | "client" | "frontend" | Permission;
+export type Access = "public" | "authenticated" | "client" | "frontend" | "sdk" | Permission;
 
 /**
  * Throws the 401 or 403 of docs/errors.md#check-order. The REST bridge calls it before it reads a body
@@ -22,6 +22,11 @@ export function checkAccess(principal: Principal | null, access: Access, environ
   if (access === "frontend") {
     if (principal.kind === "admin-token" || (principal.kind === "sdk-token" && principal.type === "frontend")) return;
     throw new NoAccessError("The frontend API takes a frontend token (or an admin token); this one cannot use it.");
+  }
+  if (access === "sdk") {
+    // OpenFeature's providers: a server one holds a client token, a browser one a frontend token (docs/sdk-protocols.md#ofrep).
+    if (principal.kind === "admin-token" || principal.kind === "sdk-token") return;
+    throw new NoAccessError("OFREP takes a client or frontend token (or an admin token); this one cannot use it.");
   }
   if (principal.kind === "sdk-token") {
     // The 403 names the missing permission (docs/errors.md#no-access); an SDK token (client or frontend) holds none of them.

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Context } from "./context.ts";
 import { createRestBridge } from "./rest-bridge.ts";
+import { setRouteLabel } from "./route-label.ts";
 import { appRouter } from "./root.ts";
 import { createTrpcHandler } from "./trpc-handler.ts";
 
@@ -15,6 +16,7 @@ export function createApiHandler(options: { bodyLimit: number }): ApiHandler {
   const rest = createRestBridge({ router: appRouter, bodyLimit: options.bodyLimit });
   return (req, res, ctx) => {
     if (req.url?.startsWith("/trpc/")) {
+      setRouteLabel(res, "/trpc");
       trpc(req, res, ctx);
       return Promise.resolve();
     }

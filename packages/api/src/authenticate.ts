@@ -4,13 +4,18 @@ import type { ApiDeps } from "./context.ts";
 import { readSessionCookie, unsealSessionId } from "./session-cookie.ts";
 
 /**
- * Who is calling, from the Authorization header (API or personal token, `Bearer ` optional) or
- * else the session cookie. Anything unknown, expired, revoked or tampered is nobody.
+ * Who is calling, from the Authorization header (API or personal token, `Bearer ` optional), else
+ * the X-API-Key header (the same tokens, as OpenFeature's providers send them), else the session
+ * cookie. Anything unknown, expired, revoked or tampered is nobody.
  */
-export async function authenticate(deps: ApiDeps, headers: { authorization?: string; cookie?: string }): Promise<Principal | null> {
+export async function authenticate(
+  deps: ApiDeps,
+  headers: { authorization?: string; apiKey?: string | string[]; cookie?: string },
+): Promise<Principal | null> {
   const resolve = (credential: string, lookUp: () => Promise<CredentialLookup<Principal> | null>) =>
     deps.principals.resolve(credential, lookUp);
-  const authorization = headers.authorization?.trim();
+  const apiKey = typeof headers.apiKey === "string" ? headers.apiKey : undefined;
+  const authorization = (headers.authorization ?? apiKey)?.trim();
   if (authorization) {
     const token = authorization.replace(/^Bearer\s+/i, "");
     return token ? resolve(`token ${token}`, () => lookUpTokenPrincipal(deps.db, token)) : null;

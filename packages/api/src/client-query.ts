@@ -9,6 +9,8 @@ export interface ClientQuery {
 }
 
 export function clientQueryFrom(url: string | undefined): ClientQuery {
+  // Most SDK polls carry no query string: nothing to parse.
+  if (!url?.includes("?")) return { projects: [], namePrefix: undefined };
   const params = new URL(url ?? "/", "http://x").searchParams;
   const projects = params.getAll("project");
   const namePrefix = params.get("namePrefix") ?? undefined;

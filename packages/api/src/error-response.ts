@@ -29,6 +29,15 @@ export interface HttpFailure {
   unexpected?: unknown;
 }
 
+/**
+ * A route that speaks another protocol (OFREP) answers its failures in that protocol's body: the
+ * same status and headers, decided by toHttpFailure, in another shape.
+ */
+export type FailureBody = (
+  failure: HttpFailure,
+  params: Record<string, string>,
+) => { status: number; body: unknown; headers: Record<string, string> };
+
 /** Every name an error body can carry: a rule's, the transport's, or the one for a bug. */
 export type ErrorName = DomainErrorName | TransportErrorName | "InternalError";
 

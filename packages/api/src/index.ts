@@ -4,6 +4,7 @@ export { RootRole } from "@vexil/services";
 export type { ApiDeps, Logger } from "./context.ts";
 export { createApiHandler } from "./api-handler.ts";
 export { sendError, sendJson } from "./rest-bridge.ts";
+export { routeLabelOf, setRouteLabel } from "./route-label.ts";
 export type { ErrorName } from "./error-response.ts";
 export { createOpenApiDocument } from "./openapi-document.ts";
 export { restRoutes } from "./rest-routes.ts";

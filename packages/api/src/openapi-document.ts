@@ -24,6 +24,12 @@ const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     description:
       "An admin API token (`*:*.<secret>`) or a personal access token (`user:<secret>`), as given when it was created; on the client API, a client token (`<project>:<environment>.<secret>`); on the frontend API, a frontend token of the same form. A `Bearer ` prefix is accepted.",
   },
+  apiKey: {
+    type: "apiKey",
+    in: "header",
+    name: "X-API-Key",
+    description: "The same tokens as in Authorization (OpenFeature's providers send theirs here).",
+  },
   sessionCookie: {
     type: "apiKey",
     in: "cookie",
@@ -76,7 +82,7 @@ export function createOpenApiDocument(router: AnyRouter, info: { version: string
       operation.responses = {
         [String(found.meta.successStatus ?? 200)]: raw?.eventStream ? eventStreamSuccess(success, raw.eventStream) : success,
         ...(raw?.notModified ? { "304": NOT_MODIFIED } : {}),
-        ...errorResponses(operationFailures(found)),
+        ...errorResponses(operationFailures(found), raw?.failureSchema),
       };
     }
   }
@@ -86,6 +92,7 @@ export function createOpenApiDocument(router: AnyRouter, info: { version: string
 function securityOf(meta: Meta): OperationObject["security"] {
   // SDKs send a client (or admin) token; a session is not enough.
   if (meta.access === "client" || meta.access === "frontend") return [{ apiToken: [] }];
+  if (meta.access === "sdk") return [{ apiToken: [] }, { apiKey: [] }];
   if ((meta.access ?? "authenticated") !== "public") return ANY_CREDENTIALS;
   // Public, yet logout ends the session whose cookie comes along.
   return meta.openapi?.path === "/logout" ? [{}, { sessionCookie: [] }] : [];

@@ -83,8 +83,11 @@ const RETRY_AFTER: HeadersObject = {
   "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer", minimum: 1 } },
 };
 
-/** The documented responses for these error names, one per status, each with the one Error schema. */
-export function errorResponses(names: ErrorName[]): Record<string, ResponseObject> {
+/**
+ * The documented responses for these error names, one per status, each with the one Error schema,
+ * or with `schema` on a route that answers its failures in another protocol's body (OFREP's).
+ */
+export function errorResponses(names: ErrorName[], schema?: SchemaObject): Record<string, ResponseObject> {
   const byStatus = new Map<number, ErrorName[]>();
   for (const name of names) {
     const status = STATUS_BY_NAME[name];
@@ -101,7 +104,7 @@ export function errorResponses(names: ErrorName[]): Record<string, ResponseObjec
     responses[String(status)] = {
       description: group.map((name) => `${name}: ${ERRORS[name].when}.`).join(" "),
       ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
-      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, examples } },
+      content: { "application/json": schema ? { schema } : { schema: { $ref: "#/components/schemas/Error" }, examples } },
     };
   }
   return responses;

@@ -3,8 +3,9 @@ import type { AnyRouter } from "@trpc/server";
 import { NotFoundError, ValidationError } from "@vexil/services";
 import { checkAccess } from "./access.ts";
 import type { Context, Logger, ProtectedContext } from "./context.ts";
-import { type HttpFailure, toHttpFailure } from "./error-response.ts";
+import { type FailureBody, type HttpFailure, toHttpFailure } from "./error-response.ts";
 import { readJsonBody } from "./request-body.ts";
+import { setRouteLabel } from "./route-label.ts";
 import { type RestRoute, restRoutes } from "./rest-routes.ts";
 import { TransportError } from "./transport-error.ts";
 
@@ -21,15 +22,15 @@ export interface RestBridgeOptions {
 export type RestHandler = (req: IncomingMessage, res: ServerResponse, ctx: Context) => Promise<void>;
 
 interface RouteTable {
-  /** Routes without parameters by `METHOD path` (no trailing slash): SDK polls find theirs without a scan. */
-  literal: Map<string, MatchableRoute>;
+  /** Routes without parameters by method, then path (no trailing slash): SDK polls find theirs without a scan. */
+  literal: Map<string, Map<string, MatchableRoute>>;
   /** Every route, literal segments before parameters, for the rest and for 405's Allow. */
   all: MatchableRoute[];
 }
 
 function compileRoutes(router: AnyRouter): RouteTable {
   const routes = restRoutes(router).map((route) => {
-    if (route.meta.raw && route.meta.access === "public") {
+    if (route.meta.raw && route.meta.access === "public" && !route.meta.raw.credentialInPath) {
       // A raw handler is given the caller's principal; a public route has none to give.
       throw new Error(`${route.procedurePath}: a raw route cannot be public.`);
     }
@@ -41,7 +42,12 @@ function compileRoutes(router: AnyRouter): RouteTable {
   });
   // Literal segments win over parameters: `/banners/{id}` must not swallow a literal sibling.
   const all = routes.sort((a, b) => a.params.length - b.params.length);
-  const literal = new Map(all.filter((route) => route.params.length === 0).map((route) => [`${route.method} ${route.path}`, route]));
+  const literal = new Map<string, Map<string, MatchableRoute>>();
+  for (const route of all) {
+    if (route.params.length > 0) continue;
+    const byPath = literal.get(route.method) ?? new Map<string, MatchableRoute>();
+    literal.set(route.method, byPath.set(route.path, route));
+  }
   return { literal, all };
 }
 
@@ -50,7 +56,7 @@ function matchRoute(
   method: string,
   pathname: string,
 ): { route: MatchableRoute; values: string[] } | { allowed: string[] } {
-  const exact = table.literal.get(`${method} ${pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname}`);
+  const exact = table.literal.get(method)?.get(pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname);
   if (exact) return { route: exact, values: [] };
   const allowed = new Set<string>();
   for (const route of table.all) {
@@ -85,7 +91,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(payload);
 }
 
-function sendFailure(res: ServerResponse, failure: HttpFailure): void {
+function sendFailure(res: ServerResponse, failure: { status: number; body: unknown; headers: Record<string, string> }): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -93,15 +99,22 @@ function sendFailure(res: ServerResponse, failure: HttpFailure): void {
   sendJson(res, failure.status, failure.body, failure.headers);
 }
 
+/** Where a failure is answered: the route's own protocol's body (and its parameters), when it has one. */
+interface FailureRoute {
+  body?: FailureBody;
+  params: Record<string, string>;
+}
+
 /**
- * What a route answers for an error it threw: mapped once to its status and body, logged with
- * the body's id when it is unexpected (a bug), and the connection closed after a body too large.
+ * What a route answers for an error it threw: mapped once to its status and body (in the route's
+ * own protocol's shape when it speaks another), logged with the body's id when it is unexpected
+ * (a bug), and the connection closed after a body too large.
  */
-export function sendError(res: ServerResponse, log: Logger, error: unknown): void {
-  const failure = toHttpFailure(error);
+export function sendError(res: ServerResponse, log: Logger, error: unknown, route?: FailureRoute): void {
+  const failure: HttpFailure = toHttpFailure(error);
   if (failure.unexpected) log.error({ err: failure.unexpected, errorId: failure.body.id }, "unexpected error");
   if (failure.status === 413) res.setHeader("connection", "close");
-  sendFailure(res, failure);
+  sendFailure(res, route?.body ? route.body(failure, route.params) : failure);
 }
 
 /** A GET's query parameters as the procedure's input fields: a repeated one becomes a list. */
@@ -125,28 +138,38 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
   const routes = compileRoutes(router);
   const createCaller = (router as AnyRouter & { createCaller: (ctx: Context) => unknown }).createCaller;
 
-  return async (req, res, ctx) => {
+  /** The route a request is for: a 404 or 405 (in the one error body) when there is none. */
+  const routeOf = (req: IncomingMessage, pathname: string) => {
+    const method = req.method ?? "GET";
+    const matched = matchRoute(routes, method, pathname);
+    if ("allowed" in matched) {
+      const allow = matched.allowed.join(", ");
+      if (allow) throw new TransportError("MethodNotAllowed", `${method} is not allowed on ${pathname}; use ${allow}.`, { allow });
+      throw new NotFoundError(`There is no ${method} ${pathname}.`);
+    }
+    return matched;
+  };
+
+  /** The route's path parameters, decoded. */
+  const paramsOf = (route: MatchableRoute, values: string[]) => {
+    const params: Record<string, string> = {};
+    for (let i = 0; i < route.params.length; i++) {
+      const name = route.params[i] as string;
+      params[name] = decodeParam(values[i] as string, name);
+    }
+    return params;
+  };
+
+  const callProcedure = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: Context,
+    { route, params }: { route: MatchableRoute; params: Record<string, string> },
+    url: string,
+    queryAt: number,
+    failureRoute: FailureRoute,
+  ) => {
     try {
-      const url = req.url ?? "/";
-      const queryAt = url.indexOf("?");
-      const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
-      const method = req.method ?? "GET";
-
-      const matched = matchRoute(routes, method, pathname);
-      if ("allowed" in matched) {
-        const allow = matched.allowed.join(", ");
-        if (allow) throw new TransportError("MethodNotAllowed", `${method} is not allowed on ${pathname}; use ${allow}.`, { allow });
-        throw new NotFoundError(`There is no ${method} ${pathname}.`);
-      }
-
-      const { route, values } = matched;
-      const params: Record<string, string> = {};
-      for (const [i, name] of route.params.entries()) params[name] = decodeParam(values[i] as string, name);
-
-      checkAccess(ctx.principal, route.meta.access ?? "authenticated", params.environment);
-
-      // A route without a body leaves any sent one unread, and it would hold the connection's next request hostage.
-      if (!route.hasBody) req.resume();
       const body = route.hasBody ? await readJsonBody(req, bodyLimit) : undefined;
       if (route.meta.raw) return await route.meta.raw.serve(req, res, ctx as ProtectedContext, { params, body });
 
@@ -174,7 +197,41 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       const result = await call(input);
       sendJson(res, route.meta.successStatus ?? 200, result);
     } catch (error) {
-      sendError(res, ctx.log, error);
+      sendError(res, ctx.log, error, failureRoute);
     }
+  };
+
+  return (req, res, ctx) => {
+    const url = req.url ?? "/";
+    const queryAt = url.indexOf("?");
+    let matched: ReturnType<typeof routeOf>;
+    try {
+      matched = routeOf(req, queryAt === -1 ? url : url.slice(0, queryAt));
+      setRouteLabel(res, matched.route.path);
+    } catch (error) {
+      sendError(res, ctx.log, error);
+      return Promise.resolve();
+    }
+    // From here on the route is known: its failures leave in its own protocol's body, when it has one.
+    const failureRoute: FailureRoute = { body: matched.route.meta.raw?.failureBody, params: {} };
+    let found: { route: MatchableRoute; params: Record<string, string> };
+    try {
+      found = { route: matched.route, params: paramsOf(matched.route, matched.values) };
+      failureRoute.params = found.params;
+      checkAccess(ctx.principal, found.route.meta.access ?? "authenticated", found.params.environment);
+      // A route without a body leaves any sent one unread, and it would hold the connection's next request hostage.
+      if (!found.route.hasBody) req.resume();
+      // A raw route without a body (an SDK poll) goes straight to its handler: no frame of the bridge's waits for it.
+      const raw = found.route.meta.raw;
+      if (raw && !found.route.hasBody) {
+        return raw
+          .serve(req, res, ctx as ProtectedContext, { params: found.params, body: undefined })
+          .catch((error) => sendError(res, ctx.log, error, failureRoute));
+      }
+    } catch (error) {
+      sendError(res, ctx.log, error, failureRoute);
+      return Promise.resolve();
+    }
+    return callProcedure(req, res, ctx, found, url, queryAt, failureRoute);
   };
 }

@@ -13,8 +13,21 @@ import { dependenciesRouter } from "./router/dependencies.ts";
 import { featureEnvironmentsRouter } from "./router/feature-environments.ts";
 import { featureStrategiesRouter } from "./router/feature-strategies.ts";
 import { frontendRouter } from "./router/frontend.ts";
+import { ofrepRouter } from "./router/ofrep.ts";
 import { segmentsRouter } from "./router/segments.ts";
 import { strategyTypesRouter } from "./router/strategy-types.ts";
+import { featureArchiveRouter } from "./router/feature-archive.ts";
+import { featureTagsRouter } from "./router/feature-tags.ts";
+import { tagTypesRouter } from "./router/tag-types.ts";
+import { tagsRouter } from "./router/tags.ts";
+import { featureStalenessRouter } from "./router/feature-staleness.ts";
+import { featureTypesRouter } from "./router/feature-types.ts";
+import { projectHealthRouter } from "./router/project-health.ts";
+import { featureLifecycleRouter } from "./router/feature-lifecycle.ts";
+import { featureBulkToggleRouter } from "./router/feature-bulk-toggle.ts";
+import { featureCloneRouter } from "./router/feature-clone.ts";
+import { featureNamesRouter } from "./router/feature-names.ts";
+import { featureSearchRouter } from "./router/feature-search.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -35,6 +48,19 @@ export const appRouter = router({
   clientFeatures: clientFeaturesRouter,
   clientMetrics: clientMetricsRouter,
   frontend: frontendRouter,
+  featureArchive: featureArchiveRouter,
+  tagTypes: tagTypesRouter,
+  tags: tagsRouter,
+  featureTags: featureTagsRouter,
+  featureStaleness: featureStalenessRouter,
+  featureTypes: featureTypesRouter,
+  projectHealth: projectHealthRouter,
+  featureLifecycle: featureLifecycleRouter,
+  featureClone: featureCloneRouter,
+  featureBulkToggle: featureBulkToggleRouter,
+  featureNames: featureNamesRouter,
+  ofrep: ofrepRouter,
+  featureSearch: featureSearchRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import type { SchemaObject } from "openapi3-ts/oas31";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { type Access, checkAccess } from "./access.ts";
 import type { Context, ProtectedContext } from "./context.ts";
-import { type ErrorName, errorShape, toHttpFailure } from "./error-response.ts";
+import { type ErrorName, errorShape, type FailureBody, toHttpFailure } from "./error-response.ts";
 import { assertStorableText } from "./storable-text.ts";
 
 /** What the REST bridge hands a raw handler besides the request itself. */
@@ -29,6 +30,16 @@ interface RawRoute {
   notModified?: boolean;
   /** The 200 is a stream of server-sent events, as described here; a caller that accepts only JSON gets the procedure's output. */
   eventStream?: string;
+  /** The route answers its failures in another protocol's body (OFREP's): every failure over REST, the access check's too, goes through it. */
+  failureBody?: FailureBody;
+  /**
+   * The route's credential is in its path, and its handler checks it (an event stream a browser's
+   * EventSource opens, which sends no header): the route is public, and the handler's context has
+   * no principal.
+   */
+  credentialInPath?: boolean;
+  /** The OpenAPI schema of those failure bodies, in place of the one Error schema. */
+  failureSchema?: SchemaObject;
 }
 
 export type Meta = OpenApiMeta<{

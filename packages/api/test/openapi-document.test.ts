@@ -63,11 +63,16 @@ test("PUT and PATCH variants document the bare JSON arrays they take", () => {
 });
 
 test("error responses: each status with the one Error schema and examples named for that status", () => {
-  for (const { name, op } of operations) {
+  for (const { name, meta, op } of operations) {
     for (const [code, response] of Object.entries<any>(op.responses)) {
       // 304 (the client API's unchanged poll) has no body at all.
       if (code.startsWith("2") || code === "304") continue;
       const media = response.content["application/json"];
+      // A protocol of its own answers its own error body (OFREP's errorCode, docs/sdk-protocols.md#ofrep).
+      if (meta.raw?.failureBody) {
+        assert.ok(media.schema.required.includes("errorCode"), `${name} ${code} documents OFREP's error body`);
+        continue;
+      }
       assert.equal(media.schema, { $ref: "#/components/schemas/Error" }, `${name} ${code}`);
       const names = Object.keys(media.examples);
       assert.ok(names.length > 0, `${name} ${code} has examples`);
@@ -98,9 +103,10 @@ test("the statuses of the four operations: what the bridge answers for each, no 
   assert.equal(codes("get", "/api/admin/banners"), ["200", "401", "403", "500", "503"]);
 });
 
-test("both security schemes, required on every admin operation; login needs none", () => {
+test("the security schemes, both required on every admin operation; login needs none; OFREP takes a token either way", () => {
   assert.equal(doc.components.securitySchemes, {
     apiToken: { type: "apiKey", in: "header", name: "Authorization", description: doc.components.securitySchemes.apiToken.description },
+    apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: doc.components.securitySchemes.apiKey.description },
     sessionCookie: {
       type: "apiKey",
       in: "cookie",
@@ -112,7 +118,14 @@ test("both security schemes, required on every admin operation; login needs none
     if (meta.access === "public") continue;
     // The client and frontend APIs take SDK tokens only.
     const tokensOnly = meta.access === "client" || meta.access === "frontend";
-    assert.equal(op.security, tokensOnly ? [{ apiToken: [] }] : [{ apiToken: [] }, { sessionCookie: [] }], name);
+    // OFREP's providers send their token in Authorization or X-API-Key.
+    const expected =
+      meta.access === "sdk"
+        ? [{ apiToken: [] }, { apiKey: [] }]
+        : tokensOnly
+          ? [{ apiToken: [] }]
+          : [{ apiToken: [] }, { sessionCookie: [] }];
+    assert.equal(op.security, expected, name);
   }
   assert.equal(doc.paths["/auth/simple/login"].post.security, []);
 });

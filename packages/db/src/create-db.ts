@@ -31,8 +31,19 @@ export interface DatabaseConnection {
    * returns, the others' on a connection of its own.
    */
   listen(channel: string, handlers: ListenHandlers): Listener;
+  /** The pool's connections now (for monitoring); undefined for the embedded database, which has none. */
+  poolStats(): PoolStats | undefined;
   /** Closes the pool or the embedded database; a PGlite left open keeps the process alive. */
   close(): Promise<void>;
+}
+
+interface PoolStats {
+  /** Open connections, idle or in use. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  max: number;
 }
 
 const INT8_OID = 20;
@@ -74,6 +85,7 @@ export function connectDatabase(config: DatabaseConfig): DatabaseConnection {
     return {
       kysely: db,
       kind: "postgres",
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: config.poolSize ?? 10 }),
       listen: (channel, handlers) => {
         const stopOwn = own.add(channel, handlers.onMessage);
         const heard = listenOnPostgres(databaseUrl, channel, handlers, (pid) => own.heardByWriter(pid, channel));
@@ -109,6 +121,7 @@ export function connectDatabase(config: DatabaseConfig): DatabaseConnection {
   return {
     kysely: db,
     kind: "pglite",
+    poolStats: () => undefined,
     listen: (channel, handlers) => listenOnPglite(open(), channel, handlers),
     close: async () => {
       try {

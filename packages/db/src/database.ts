@@ -8,7 +8,8 @@ import type {
 } from "./tables/change-request.table.ts";
 import type { EnvironmentTable } from "./tables/environment.table.ts";
 import type { EventTable } from "./tables/event.table.ts";
-import type { FeatureEnvironmentTable, FeatureTable } from "./tables/feature.table.ts";
+import type { FeatureEnvironmentTable, FeatureLifecycleTable, FeatureTable, FeatureTypeTable } from "./tables/feature.table.ts";
+import type { FeatureTagTable, TagTable, TagTypeTable } from "./tables/tag.table.ts";
 import type { LoginFailureTable, LoginStreakTable } from "./tables/login-failure.table.ts";
 import type { ProjectEnvironmentTable, ProjectTable } from "./tables/project.table.ts";
 import type { SessionTable } from "./tables/session.table.ts";
@@ -44,4 +45,9 @@ export interface Database {
   client_instances: ClientInstanceTable;
   client_metrics: ClientMetricTable;
   client_metric_variants: ClientMetricVariantTable;
+  feature_types: FeatureTypeTable;
+  feature_lifecycles: FeatureLifecycleTable;
+  tag_types: TagTypeTable;
+  tags: TagTable;
+  feature_tags: FeatureTagTable;
 }

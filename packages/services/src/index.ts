@@ -7,7 +7,6 @@ export { createEnvironment } from "./environments/create-environment.ts";
 export { listProjects } from "./projects/list-projects.ts";
 export { createProject } from "./projects/create-project.ts";
 export { enableEnvironmentInProject } from "./projects/enable-environment-in-project.ts";
-export { FEATURE_TYPES, type FeatureType } from "./features/feature.ts";
 export { createFeature } from "./features/create-feature.ts";
 export { listFeatures } from "./features/list-features.ts";
 export { featureWithEnvironments } from "./features/feature-with-environments.ts";
@@ -115,3 +114,38 @@ export {
   type ClientScopeHub,
   createClientScopeHub,
 } from "./client-streaming/client-scope-hub.ts";
+export { featureNamesSchema } from "./feature-archive/feature-names.ts";
+export { archiveFeature, archiveFeatures } from "./feature-archive/archive-features.ts";
+export { reviveFeature, reviveFeatures } from "./feature-archive/revive-features.ts";
+export { deleteArchivedFeature, deleteArchivedFeatures } from "./feature-archive/delete-features.ts";
+export { validateArchiveFeatures } from "./feature-archive/validate-archive-features.ts";
+export { projectTagChangesSchema, tagChangesSchema, tagInputSchema } from "./tags/tag.ts";
+export { tagTypeChangesSchema, tagTypeInputSchema } from "./tags/tag-type.ts";
+export { getTagType, listTagTypes } from "./tags/list-tag-types.ts";
+export { createTagType, deleteTagType, updateTagType, validateTagType } from "./tags/write-tag-type.ts";
+export { getTag, listTags, listTagsOfType } from "./tags/list-tags.ts";
+export { createTag, deleteTag } from "./tags/write-tag.ts";
+export { listFeatureTags } from "./tags/feature-tags.ts";
+export { addFeatureTag, removeFeatureTag, updateFeatureTags, updateProjectFeatureTags } from "./tags/write-feature-tags.ts";
+// Flag lifecycle: stale flags, feature types and their lifetimes, project health (issue 24).
+export { patchFeature } from "./features/patch-feature.ts";
+export { markFeaturesStale } from "./feature-staleness/mark-features-stale.ts";
+export { markPotentiallyStaleFlags } from "./feature-staleness/reassess-potentially-stale.ts";
+export { listFeatureTypes } from "./feature-types/list-feature-types.ts";
+export { updateFeatureTypeLifetime } from "./feature-types/update-feature-type-lifetime.ts";
+export { projectHealthReport } from "./projects/project-health-report.ts";
+export { completedInputSchema, LIFECYCLE_STAGES } from "./feature-lifecycle/lifecycle-stage.ts";
+export { featureLifecycle } from "./feature-lifecycle/feature-lifecycle.ts";
+export { completeFeature, uncompleteFeature } from "./feature-lifecycle/complete-feature.ts";
+export { lifecycleStageCount } from "./feature-lifecycle/lifecycle-stage-count.ts";
+export { cloneFeature, cloneFeatureSchema } from "./feature-clone/clone-feature.ts";
+export { bulkSetFeaturesEnabled, bulkToggleSchema } from "./feature-bulk-toggle/bulk-set-features-enabled.ts";
+export { getFeatureEnvironment } from "./features/feature-environment.ts";
+export { validateFeatureName, validateFeatureNameSchema } from "./features/validate-feature-name.ts";
+export { patchFeatureStrategy, strategyPatchSchema } from "./strategies/patch-feature-strategy.ts";
+export { setStrategySortOrder, strategySortOrderSchema } from "./strategies/set-strategy-sort-order.ts";
+export { unleashContextFromOfrep } from "./ofrep/ofrep-context.ts";
+export { type OfrepEvaluation, ofrepEvaluation } from "./ofrep/ofrep-evaluation.ts";
+export { ofrepStreamToken } from "./ofrep/ofrep-stream-token.ts";
+export { featureSearchQuerySchema } from "./feature-search/feature-search-query.ts";
+export { featureSearchStatements, searchFeatures } from "./feature-search/search-features.ts";

@@ -31,7 +31,18 @@ test("createFeature stores the feature with defaults and its event", async () =>
   const feature = await createFeature(db, bob, "default", { name: "checkout", description: "New checkout" });
   assert.equal(
     { ...feature, createdAt: null },
-    { name: "checkout", project: "default", description: "New checkout", type: "release", impressionData: false, createdAt: null },
+    {
+      name: "checkout",
+      project: "default",
+      description: "New checkout",
+      type: "release",
+      impressionData: false,
+      createdAt: null,
+      stale: false,
+      archived: false,
+      archivedAt: null,
+      lastSeenAt: null,
+    },
   );
   const kill = await createFeature(db, bob, "default", { name: "kill-all", type: "kill-switch" });
   assert.equal([kill.type, kill.description], ["kill-switch", null]);

@@ -22,6 +22,11 @@ const expected: Record<string, Record<number, boolean>> = {
   CREATE_SEGMENT: { 1: true, 2: true, 3: false },
   UPDATE_SEGMENT: { 1: true, 2: true, 3: false },
   DELETE_SEGMENT: { 1: true, 2: true, 3: false },
+  DELETE_FEATURE: { 1: true, 2: true, 3: false },
+  // Tag types are Editors' in Unleash too.
+  CREATE_TAG_TYPE: { 1: true, 2: true, 3: false },
+  UPDATE_TAG_TYPE: { 1: true, 2: true, 3: false },
+  DELETE_TAG_TYPE: { 1: true, 2: true, 3: false },
 };
 
 test("root roles hold the permissions of docs/auth.md's table", () => {

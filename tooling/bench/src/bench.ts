@@ -22,6 +22,7 @@ import { startTarget, stopTarget, type Target, withPeakRss } from "./processes.t
 import { serverStartArgs } from "./server-start-args.ts";
 import { check, formatTable, type Measured, medianOf, type Row } from "./report.ts";
 import { loadBenchSettings } from "./settings.ts";
+import { removeArchivedFlags, SEARCH_PROJECT, searchSpecs, seedArchivedFlags, seedSearchFlags } from "./search-scenario.ts";
 import { formatStreamingTable, measureStreams, type StreamingResult } from "./streams.ts";
 
 const settings = loadBenchSettings();
@@ -513,6 +514,117 @@ async function main(): Promise<void> {
       return row;
     };
 
+    /** A row measured on our server only (with baseline (a) when given): the before server may lack the route or the data. */
+    const runOurs = async (scenario: string, count: number, spec: SpecFor, withMemory = false) => {
+      log(`${scenario} at ${count} features`);
+      const against = withMemory && memory ? [server, memory] : [server];
+      const samples = await sampleInTurns(against, spec);
+      const row: Row = { scenario, features: count, server: medianOf(samples[0] as Measured[]) };
+      if (samples[1]) row.memory = medianOf(samples[1]);
+      rows.push(row);
+      return row;
+    };
+    /** GET /api/admin/search/features, a query and a filter, at BENCH_SEARCH_FEATURES flags of a project of their own. */
+    const searchScenario = async () => {
+      started = performance.now();
+      await seedSearchFlags(client, settings.searchFeatures);
+      log(
+        `search: ${settings.searchFeatures} flags in "${SEARCH_PROJECT}" added in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+      const specs = searchSpecs(settings.searchFeatures, admin, settings.searchConnections);
+      await runOurs("GET search, query", settings.searchFeatures, specs.query);
+      await runOurs("GET search, filter", settings.searchFeatures, specs.filter);
+    };
+    /** The client API (full and 304) with BENCH_ARCHIVED_FLAGS archived flags beside the served ones, then without them again. */
+    const archivedScenario = async () => {
+      if (settings.archivedFlags === 0) return;
+      started = performance.now();
+      await seedArchivedFlags(client, PROJECT, settings.archivedFlags);
+      log(`client API: ${settings.archivedFlags} archived flags added in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      // The read model reloads at the insert's notification: the answer once it has settled.
+      let served = await api(server.base, "GET", "/api/client/features", sdk);
+      for (let i = 0; i < 10; i++) {
+        await sleep(300);
+        const again = await api(server.base, "GET", "/api/client/features", sdk);
+        if (again.headers.get("etag") === served.headers.get("etag")) break;
+        served = again;
+      }
+      const etag = served.headers.get("etag") ?? "";
+      await fetch(`${memory?.base}/bench/client-features`, { method: "PUT", body: JSON.stringify({ body: served.text, etag }) });
+      // The table's scenario column is narrow: the count of archived flags is in the lines under it.
+      await runOurs("client features, +archived", features, clientSpec(), true);
+      await runOurs("client 304, +archived", features, clientSpec({ "if-none-match": etag }, 304), true);
+      await removeArchivedFlags(client);
+    };
+    /** Starts baseline (a) with the server's answers at the current feature count. */
+    const startMemoryBaseline = async () => {
+      const variantsPath = `/api/admin/projects/${PROJECT}/features/${featureName(1)}/environments/production/variants`;
+      const bodies = {
+        variants: (await api(server.base, "GET", variantsPath, admin)).text,
+        pending: (await api(server.base, "GET", `/api/admin/projects/${PROJECT}/change-requests/pending`, personal)).text,
+        banner: (await api(server.base, "POST", "/api/admin/banners", admin, JSON.parse(bannerBody))).text,
+        clientFeatures: (await api(server.base, "GET", "/api/client/features", sdk)).text,
+        clientEtag: (await api(server.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "",
+      };
+      const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
+      writeFileSync(bodiesFile, JSON.stringify(bodies));
+      memory = await startTarget("baseline (a)", ["--import", "tsx", "baseline-memory.ts"], {
+        cwd: HERE,
+        env: { BENCH_BODIES: bodiesFile },
+        readyPath: "/health",
+      });
+      targets.push(memory);
+    };
+    /** The search rows' targets, and the client API with archived flags beside the rows without them. */
+    const searchReport = () => {
+      const lines: string[] = [];
+      for (const row of rows.filter((r) => r.scenario.startsWith("GET search"))) {
+        const ok = row.server.stats.p99 < 50 && row.server.stats.failures === 0;
+        lines.push(
+          check(
+            `${row.scenario} p99 < 50 ms at ${row.features} flags (${settings.searchConnections} connections)`,
+            `${row.server.stats.p99} ms`,
+            ok,
+          ),
+        );
+      }
+      for (const [kind, archivedRow] of [
+        ["GET client features", "client features, +archived"],
+        ["GET client features, 304", "client 304, +archived"],
+      ] as const) {
+        const withArchived = rows.find((r) => r.scenario === archivedRow);
+        const without = rows.filter((r) => r.scenario === kind && r.features === withArchived?.features).at(-1);
+        if (!withArchived || !without) continue;
+        const ratio = withArchived.server.stats.rps / without.server.stats.rps;
+        lines.push(
+          `${kind} at ${without.features} features, with ${settings.archivedFlags} archived flags beside them: ${withArchived.server.stats.rps.toFixed(0)} req/s (p99 ${withArchived.server.stats.p99} ms) against ${without.server.stats.rps.toFixed(0)} (p99 ${without.server.stats.p99} ms) without = ${ratio.toFixed(2)}x`,
+        );
+      }
+      return lines;
+    };
+
+    if (settings.only === "search") {
+      const step = settings.featureSteps[0] as number;
+      await addFeatures(client, 1, step);
+      features = step;
+      await startMemoryBaseline();
+      const served = await api(server.base, "GET", "/api/client/features", sdk);
+      const etag = served.headers.get("etag") ?? "";
+      await runOurs("GET client features", features, clientSpec(), true);
+      await runOurs("GET client features, 304", features, clientSpec({ "if-none-match": etag }, 304), true);
+      await archivedScenario();
+      await searchScenario();
+      console.log(`\n${formatTable(rows)}\n`);
+      console.log(
+        "(a) bare node:http answering the same JSON from memory. Search rows have no baseline: their target is absolute.\n\ntargets:",
+      );
+      for (const line of searchReport()) console.log(line);
+      for (const line of warningLines()) console.log(line);
+      return;
+    }
+
+    /** The last feature count at which the client API rows run: the archived flags are measured there. */
+    const lastClientStep = settings.featureSteps.filter((s) => s <= 10_000).at(-1);
     for (const step of settings.featureSteps) {
       started = performance.now();
       for (const db of databases()) await addFeatures(db, features + 1, step);
@@ -520,22 +632,7 @@ async function main(): Promise<void> {
       features = step;
       if (!memory) {
         // Baseline (a) answers what the server answered.
-        const variantsPath = `/api/admin/projects/${PROJECT}/features/${featureName(1)}/environments/production/variants`;
-        const bodies = {
-          variants: (await api(server.base, "GET", variantsPath, admin)).text,
-          pending: (await api(server.base, "GET", `/api/admin/projects/${PROJECT}/change-requests/pending`, personal)).text,
-          banner: (await api(server.base, "POST", "/api/admin/banners", admin, JSON.parse(bannerBody))).text,
-          clientFeatures: (await api(server.base, "GET", "/api/client/features", sdk)).text,
-          clientEtag: (await api(server.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "",
-        };
-        const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
-        writeFileSync(bodiesFile, JSON.stringify(bodies));
-        memory = await startTarget("baseline (a)", ["--import", "tsx", "baseline-memory.ts"], {
-          cwd: HERE,
-          env: { BENCH_BODIES: bodiesFile },
-          readyPath: "/health",
-        });
-        targets.push(memory);
+        await startMemoryBaseline();
         pgBaseline = await startTarget("baseline (b)", ["--import", "tsx", "baseline-pg.ts"], {
           cwd: HERE,
           env: { DATABASE_URL: databaseUrl, SESSION_SECRET, DATABASE_POOL_SIZE: "10" },
@@ -556,6 +653,8 @@ async function main(): Promise<void> {
         const etags = new Map<Target, string>();
         if (before) etags.set(before, (await api(before.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "");
         await run("GET client features, 304", (target) => clientSpec({ "if-none-match": etags.get(target) ?? etag }, 304), [memory]);
+        // The same with many archived flags in the database beside the served ones (then removed again).
+        if (step === lastClientStep) await archivedScenario();
       }
       await run("GET pending, personal token", pendingSpec);
       // Every stream starts with a hydration of the whole scope: measured at the smallest feature count.
@@ -572,6 +671,7 @@ async function main(): Promise<void> {
         }
       }
     }
+    await searchScenario();
     const tokenRow = rows.filter((r) => r.scenario === "GET variants, admin token").at(-1) as Row;
     const frontendResult = await frontendScenario(memory as Target);
     rows.push(frontendResult.row);
@@ -739,6 +839,7 @@ async function main(): Promise<void> {
       check(`GET pending cost at ${features} vs ${from} features <= 1.5x`, `${gp.cost.toFixed(2)}x (p50 ${gp.p50})`, gp.cost <= 1.5),
     );
     console.log(check("server RSS under load < 200 MB", `${rss.toFixed(0)} MB`, rss < 200));
+    for (const line of searchReport()) console.log(line);
     if (streamingLines.length) console.log(`${streamingLines.join("\n")}\n`);
     for (const line of warningLines()) console.log(line);
     if (theirs) {

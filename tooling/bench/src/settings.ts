@@ -54,17 +54,24 @@ export interface BenchSettings {
   streams: number[];
   /** Flag changes timed from the admin write to every stream, per stream count. */
   streamChanges: number;
+  /** Flags in the search scenario's project (GET /api/admin/search/features). */
+  searchFeatures: number;
+  /** Concurrent searches: a person typing in the console, not an SDK fleet. */
+  searchConnections: number;
+  /** Archived flags added beside the served ones for the client API's "archived" rows. */
+  archivedFlags: number;
   /**
-   * One scenario alone, for a quick look: "frontend" (about a minute) or "streams" (at the first
+   * One scenario alone, for a quick look: "frontend" (about a minute), "streams" (at the first
+   * feature count) or "search" (search, and the client API with archived flags, at the first
    * feature count); unset runs everything.
    */
-  only: "frontend" | "streams" | undefined;
+  only: "frontend" | "streams" | "search" | undefined;
 }
 
-function onlyScenario(raw: string | undefined): "frontend" | "streams" | undefined {
+function onlyScenario(raw: string | undefined): "frontend" | "streams" | "search" | undefined {
   if (!raw) return undefined;
-  if (raw !== "frontend" && raw !== "streams")
-    throw new Error(`BENCH_ONLY must be "frontend" or "streams" (or unset for every scenario), not "${raw}"`);
+  if (raw !== "frontend" && raw !== "streams" && raw !== "search")
+    throw new Error(`BENCH_ONLY must be "frontend", "streams" or "search" (or unset for every scenario), not "${raw}"`);
   return raw;
 }
 
@@ -77,7 +84,8 @@ export function loadBenchSettings(): BenchSettings {
   const only = onlyScenario(process.env.BENCH_ONLY);
   const beforeDir = serverFolder("BENCH_BEFORE_DIR");
   // The streaming scenario is timed on one server; there would be nothing to compare.
-  if (beforeDir && only === "streams") throw new Error("BENCH_BEFORE_DIR compares request rates: it does not apply to BENCH_ONLY=streams");
+  if (beforeDir && (only === "streams" || only === "search"))
+    throw new Error(`BENCH_BEFORE_DIR compares request rates of both servers: it does not apply to BENCH_ONLY=${only}`);
   const featureSteps = list("BENCH_FEATURES", [100, 10_000, 100_000]).sort((a, b) => a - b);
   return {
     postgresUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
@@ -97,6 +105,9 @@ export function loadBenchSettings(): BenchSettings {
     frontendFlags: num("BENCH_FRONTEND_FLAGS", 1_000),
     streams: process.env.BENCH_STREAMS === "0" ? [] : list("BENCH_STREAMS", [1_000, 5_000]),
     streamChanges: Math.max(1, num("BENCH_STREAM_CHANGES", 5)),
+    searchFeatures: Math.max(1, num("BENCH_SEARCH_FEATURES", 100_000)),
+    searchConnections: Math.max(1, num("BENCH_SEARCH_CONNECTIONS", 10)),
+    archivedFlags: num("BENCH_ARCHIVED_FLAGS", 100_000),
     only,
   };
 }

@@ -1,4 +1,4 @@
-import type { ChangeAction, ChangeRequestState, FeatureType, VariantInput } from "@vexil/services";
+import type { ChangeAction, ChangeRequestState, VariantInput } from "@vexil/services";
 
 /**
  * What `vexil demo` loads, as data: a project in three environments, features with variants,
@@ -25,7 +25,8 @@ const json = (value: unknown) => ({ type: "json" as const, value: JSON.stringify
 
 export const DEMO_FEATURES: {
   name: string;
-  type: FeatureType;
+  /** One of the seeded feature types. */
+  type: string;
   description: string;
   enabledIn: string[];
   variants: Record<string, VariantInput[]>;

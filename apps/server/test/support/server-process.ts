@@ -28,31 +28,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const lines: string[] = [];
   // "close" comes after the last output has been read, unlike "exit".
   const exited = once(child, "close") as Promise<[number | null, NodeJS.Signals | null]>;
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start in time:\n${lines.join("\n")}`)), START_DEADLINE_MS);
-    const take = (stream: NodeJS.ReadableStream) => {
-      let rest = "";
-      stream.setEncoding("utf8");
-      stream.on("data", (chunk: string) => {
-        const parts = (rest + chunk).split("\n");
-        rest = parts.pop() ?? "";
-        for (const line of parts) {
-          lines.push(line);
-          const started = /"url":"(http:\/\/[^"]+)"/.exec(line);
-          if (started && line.includes("Vexil listening")) {
-            clearTimeout(timer);
-            resolve(started[1] as string);
-          }
-        }
-      });
-    };
-    take(child.stdout!);
-    take(child.stderr!);
-    void exited.then(([code]) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code} before listening:\n${lines.join("\n")}`));
-    });
-  });
+  const url = await startLine(child, lines, exited, "the server", START_DEADLINE_MS, (line) =>
+    line.includes("Vexil listening") ? /"url":"(http:\/\/[^"]+)"/.exec(line)?.[1] : undefined,
+  );
   return {
     url,
     child,
@@ -67,4 +45,43 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       await exited;
     },
   };
+}
+
+/**
+ * Reads a child's output line by line into `lines` until `started` finds what it waits for in one
+ * (its address, its port); fails with the output so far when the child exits first or the deadline passes.
+ */
+export function startLine<T>(
+  child: ChildProcess,
+  lines: string[],
+  exited: Promise<[number | null, NodeJS.Signals | null]>,
+  who: string,
+  deadlineMs: number,
+  started: (line: string) => T | undefined,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${who} did not start in time:\n${lines.join("\n")}`)), deadlineMs);
+    const take = (stream: NodeJS.ReadableStream) => {
+      let rest = "";
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk: string) => {
+        const parts = (rest + chunk).split("\n");
+        rest = parts.pop() ?? "";
+        for (const line of parts) {
+          lines.push(line);
+          const found = started(line);
+          if (found !== undefined) {
+            clearTimeout(timer);
+            resolve(found);
+          }
+        }
+      });
+    };
+    take(child.stdout as NodeJS.ReadableStream);
+    take(child.stderr as NodeJS.ReadableStream);
+    void exited.then(([code, signal]) => {
+      clearTimeout(timer);
+      reject(new Error(`${who} exited (${code ?? signal}) before listening:\n${lines.join("\n")}`));
+    });
+  });
 }

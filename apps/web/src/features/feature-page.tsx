@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
+import { FeatureDailyLife } from "../feature-lifecycle/feature-daily-life.tsx";
 import { FormError } from "../form-error.tsx";
 import { isEditor, useSessionUser } from "../session.ts";
 import { trpc } from "../trpc.ts";
@@ -28,6 +29,15 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
       <h1>Feature {featureName}</h1>
       <FormError error={feature.error ?? config.error} />
       {feature.data && <p>{feature.data.description ?? <span className="muted">No description.</span>}</p>}
+      {feature.data && (
+        <FeatureDailyLife
+          projectId={projectId}
+          featureName={featureName}
+          type={feature.data.type}
+          stale={feature.data.stale}
+          canEdit={isEditor(user)}
+        />
+      )}
       {feature.data &&
         config.data &&
         feature.data.environments.map((env) => (

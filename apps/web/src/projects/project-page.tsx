@@ -4,12 +4,11 @@ import { CreateForm } from "../create-form.tsx";
 import { FormError } from "../form-error.tsx";
 import { isEditor, useSessionUser } from "../session.ts";
 import { trpc, trpcClient } from "../trpc.ts";
-import { DataTable } from "../data-table.tsx";
+import { FeatureGrid } from "../feature-grid/feature-grid.tsx";
 
-/** A project's features and where its change requests are on. */
+/** A project's flags (the grid) and where its change requests are on. */
 export function ProjectPage({ projectId }: { projectId: string }) {
   const user = useSessionUser();
-  const features = useQuery(trpc.features.list.queryOptions({ projectId }));
   const config = useQuery(trpc.changeRequests.config.queryOptions({ projectId }));
   const gated = config.data?.filter((c) => c.changeRequestsEnabled) ?? [];
   return (
@@ -25,19 +24,8 @@ export function ProjectPage({ projectId }: { projectId: string }) {
           there go into a change request.
         </p>
       )}
-      <FormError error={features.error ?? config.error} />
-      <DataTable caption="Features" columns={["Name", "Type", "Description"]} busy={features.isPending}>
-        {features.data?.features.map((f) => (
-          <tr key={f.name}>
-            <td>
-              <Link href={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(f.name)}`}>{f.name}</Link>
-            </td>
-            <td>{f.type}</td>
-            <td>{f.description}</td>
-          </tr>
-        ))}
-      </DataTable>
-      {features.data?.features.length === 0 && <p className="muted">No features yet.</p>}
+      <FormError error={config.error} />
+      <FeatureGrid projectId={projectId} canEdit={isEditor(user)} />
       {isEditor(user) && (
         <CreateForm
           title="New feature"
@@ -46,7 +34,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
             { name: "description", label: "Description" },
           ]}
           submitLabel="Create feature"
-          refresh={trpc.features.list.queryFilter({ projectId })}
+          refresh={trpc.featureSearch.search.pathFilter()}
           create={(v) => trpcClient.features.create.mutate({ projectId, name: v.name ?? "", description: v.description || null })}
         />
       )}

@@ -15,6 +15,12 @@ export interface ClientStreams {
    * with a `lastEventId` the hub still has, only what changed since), then every change.
    */
   open(res: ServerResponse, hub: ClientScopeHub, query: ClientQuery, lastEventId: number | undefined): Promise<void>;
+  /**
+   * Keeps `res`, an event stream of another protocol (OFREP's) that writes its own events, among
+   * this instance's streams: counted against the limit, sent heartbeats, ended at close. False
+   * (and `res` left alone) past the limit or while closing.
+   */
+  hold(res: ServerResponse): boolean;
   /** Open streams. */
   readonly size: number;
   /** Ends every stream (the SDKs reconnect, to another instance if this one is going) and takes no more. */
@@ -44,6 +50,7 @@ interface Group {
  */
 export function createClientStreams(options: ClientStreamsOptions): ClientStreams {
   const groups = new Map<ClientScopeHub, Map<string, Group>>();
+  const held = new Set<ServerResponse>();
   let open = 0;
   let closing = false;
 
@@ -54,6 +61,7 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
 
   const heartbeat = setInterval(() => {
     for (const byQuery of groups.values()) for (const group of byQuery.values()) for (const res of group.streams) write(res, HEARTBEAT);
+    for (const res of held) write(res, HEARTBEAT);
   }, options.heartbeatMs);
   heartbeat.unref();
 
@@ -136,6 +144,16 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
         if (group.streams.size === 0) group.unsubscribe();
       });
     },
+    hold(res) {
+      if (closing || open >= options.maxConnections) return false;
+      open++;
+      held.add(res);
+      res.on("close", () => {
+        open--;
+        held.delete(res);
+      });
+      return true;
+    },
     get size() {
       return open;
     },
@@ -144,6 +162,7 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
       clearInterval(heartbeat);
       for (const byQuery of [...groups.values()])
         for (const group of [...byQuery.values()]) for (const res of [...group.streams]) res.end();
+      for (const res of [...held]) res.end();
     },
   };
 }

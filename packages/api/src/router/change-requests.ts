@@ -71,7 +71,8 @@ export const changeRequestsRouter = {
         environment: name,
         feature: name,
         action: z.enum(CHANGE_ACTIONS),
-        payload: z.record(z.string(), z.unknown()),
+        // An object, but reorderStrategy's is Unleash's set-sort-order array (docs/flag-model.md#daily-edits).
+        payload: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]),
       }),
     )
     .output(changeRequestSchema)

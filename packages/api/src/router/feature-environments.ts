@@ -1,5 +1,7 @@
-import { setFeatureEnvironmentEnabled } from "@vexil/services";
+import { getFeatureEnvironment, setFeatureEnvironmentEnabled } from "@vexil/services";
 import { z } from "zod";
+import { featureEnvironmentViewSchema } from "../schemas/feature-environment.ts";
+import { toJson } from "../schemas/to-json.ts";
 import { protectedProcedure } from "../trpc.ts";
 
 const tags = ["Strategies"];
@@ -29,4 +31,19 @@ const turn = (enabled: boolean) =>
 export const featureEnvironmentsRouter = {
   turnOn: turn(true),
   turnOff: turn(false),
+
+  get: protectedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: ENV_PATH,
+        tags,
+        summary: "Get a feature in one environment: on or off, its variants and its strategies",
+        description: "404 says whether the project, the feature, the environment or its enabling in the project is missing.",
+      },
+      access: "authenticated",
+    })
+    .input(z.strictObject(envShape))
+    .output(featureEnvironmentViewSchema)
+    .query(async ({ ctx, input }) => toJson(await getFeatureEnvironment(ctx.db, input))),
 };

@@ -3,6 +3,10 @@ import {
   deleteFeatureStrategy,
   getFeatureStrategy,
   listFeatureStrategies,
+  patchFeatureStrategy,
+  setStrategySortOrder,
+  strategyPatchSchema,
+  strategySortOrderSchema,
   updateFeatureStrategy,
 } from "@vexil/services";
 import { z } from "zod";
@@ -73,4 +77,40 @@ export const featureStrategiesRouter = {
       await deleteFeatureStrategy(ctx.db, ctx.principal, path, strategyId);
       return {};
     }),
+
+  patch: protectedProcedure
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: `${STRATEGIES_PATH}/{strategyId}`,
+        tags,
+        summary: "Change a strategy with a JSON patch",
+        description:
+          "The body is an RFC 6902 JSON patch applied to the strategy as GET returns it; the result is checked as a PUT body is. The id cannot change; a patch that cannot apply is a 400 saying why.",
+      },
+      access: "UPDATE_FEATURE_STRATEGY",
+      bodyField: "patch",
+    })
+    .input(z.strictObject({ ...strategyIdShape, patch: strategyPatchSchema }))
+    .output(featureStrategySchema)
+    .mutation(async ({ ctx, input: { projectId, featureName, environment, strategyId, patch } }) =>
+      patchFeatureStrategy(ctx.db, ctx.principal, { projectId, featureName, environment }, strategyId, patch),
+    ),
+
+  setSortOrder: protectedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: `${STRATEGIES_PATH}/set-sort-order`,
+        tags,
+        summary: "Set the order in which SDKs evaluate a feature's strategies",
+        description:
+          "The body is [{id, sortOrder}], each id one of the feature's strategies in this environment, once; the others keep theirs. Answers the strategies in their new order.",
+      },
+      access: "UPDATE_FEATURE_STRATEGY",
+      bodyField: "sortOrders",
+    })
+    .input(z.strictObject({ ...envShape, sortOrders: strategySortOrderSchema }))
+    .output(z.array(featureStrategySchema))
+    .mutation(async ({ ctx, input: { sortOrders, ...path } }) => setStrategySortOrder(ctx.db, ctx.principal, path, sortOrders)),
 };

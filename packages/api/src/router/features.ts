@@ -3,13 +3,21 @@ import {
   featureEnvironmentVariants,
   featureWithEnvironments,
   listFeatures,
+  patchFeature,
   patchFeatureEnvironmentVariants,
   replaceFeatureEnvironmentVariants,
   updateFeature,
   type Variant,
 } from "@vexil/services";
 import { z } from "zod";
-import { createFeatureShape, featureSchema, featureWithEnvironmentsSchema, updateFeatureShape } from "../schemas/feature.ts";
+import {
+  createFeatureShape,
+  featureListItemSchema,
+  featurePatchOperationSchema,
+  featureSchema,
+  featureWithEnvironmentsSchema,
+  updateFeatureShape,
+} from "../schemas/feature.ts";
 import { toJson } from "../schemas/to-json.ts";
 import { featureVariantsSchema, jsonPatchOperationSchema, variantInputDocumentedSchema } from "../schemas/variant.ts";
 import { protectedProcedure } from "../trpc.ts";
@@ -28,7 +36,7 @@ export const featuresRouter = {
       access: "authenticated",
     })
     .input(z.strictObject({ projectId: z.string() }))
-    .output(z.object({ version: z.literal(1), features: z.array(featureSchema) }))
+    .output(z.object({ version: z.literal(1), features: z.array(featureListItemSchema) }))
     .query(async ({ ctx, input }) => ({ version: 1 as const, features: toJson(await listFeatures(ctx.db, input.projectId)) })),
 
   create: protectedProcedure
@@ -63,7 +71,7 @@ export const featuresRouter = {
 
   update: protectedProcedure
     .meta({
-      openapi: { method: "PUT", path: FEATURE_PATH, tags, summary: "Update a feature's description, type or impressionData" },
+      openapi: { method: "PUT", path: FEATURE_PATH, tags, summary: "Update a feature's description, type, impressionData or stale" },
       access: "UPDATE_FEATURE",
     })
     .input(z.strictObject({ projectId: z.string(), featureName: z.string(), ...updateFeatureShape }))
@@ -125,4 +133,21 @@ export const featuresRouter = {
     .mutation(async ({ ctx, input: { patch, ...path } }) =>
       asFeatureVariants(await patchFeatureEnvironmentVariants(ctx.db, ctx.principal, path, patch)),
     ),
+
+  patch: protectedProcedure
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: FEATURE_PATH,
+        tags,
+        summary: "Change a feature with a JSON patch",
+        description:
+          "The body is an RFC 6902 JSON patch applied to the feature as GET shows it, all operations or none. Only /description, /type, /stale and /impressionData may be written (a test may read any member); any other path is a 400 and nothing changes. Events as a PUT's: feature-metadata-updated, and feature-stale-on or -off when stale changed.",
+      },
+      access: "UPDATE_FEATURE",
+      bodyField: "patch",
+    })
+    .input(z.strictObject({ projectId: z.string(), featureName: z.string(), patch: z.array(featurePatchOperationSchema) }))
+    .output(featureSchema)
+    .mutation(async ({ ctx, input: { patch, ...path } }) => toJson(await patchFeature(ctx.db, ctx.principal, path, patch))),
 };

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 
 /**
  * Postgres settings for the embedded database. Its buffer pool is allocated and touched inside
@@ -14,6 +15,12 @@ import { PGlite } from "@electric-sql/pglite";
 const EMBEDDED_POSTGRES_SETTINGS = ["shared_buffers=8MB", "wal_buffers=512kB", "temp_buffers=1MB"];
 
 const startParams = () => [...PGlite.defaultStartParams, ...EMBEDDED_POSTGRES_SETTINGS.flatMap((s) => ["-c", s])];
+
+/**
+ * Contrib extensions loaded with every embedded database: feature search's substring indexes use
+ * pg_trgm (docs/search.md#indexes). A database whose indexes use it must be opened with it.
+ */
+const EXTENSIONS = { pg_trgm };
 
 // initdb runs a second Postgres and a wasm module of its own; the memory they take (about
 // 300 MB) stays with a process long after (a worker thread's too, in part), so it runs in a child
@@ -62,7 +69,7 @@ async function initdbInChildProcess(dataDir: string): Promise<Blob | undefined> 
 export async function openPglite(dataDir: string, template?: Blob): Promise<PGlite> {
   const exists = !dataDir.startsWith("memory://") && existsSync(join(dataDir, "PG_VERSION"));
   const loadDataDir = exists ? undefined : (template ?? (await initdbInChildProcess(dataDir)));
-  const pglite = new PGlite(dataDir, { startParams: startParams(), ...(loadDataDir ? { loadDataDir } : {}) });
+  const pglite = new PGlite(dataDir, { startParams: startParams(), extensions: EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) });
   await pglite.waitReady;
   return pglite;
 }

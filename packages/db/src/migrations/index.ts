@@ -7,6 +7,11 @@ import * as changeRequests from "./2026-11-22T14-00-change-requests.ts";
 import * as authChangeNotifications from "./2026-11-22T15-00-auth-change-notifications.ts";
 import * as flagModel from "./2026-11-23T10-00-flag-model.ts";
 import * as scheduleRetries from "./2026-11-23T20-00-schedule-retries.ts";
+import * as flagLifecycle from "./2026-11-24T10-00-flag-lifecycle.ts";
+import * as tagTypeColors from "./2026-11-24T12-00-tag-type-colors.ts";
+import * as featureTypesAsUnleash from "./2026-11-24T12-00-feature-types-as-unleash.ts";
+import * as lifecycleStages from "./2026-11-24T13-00-lifecycle-stages.ts";
+import * as featureSearch from "./2026-11-24T12-00-feature-search.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -21,4 +26,9 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T15-00-auth-change-notifications": authChangeNotifications,
   "2026-11-23T10-00-flag-model": flagModel,
   "2026-11-23T20-00-schedule-retries": scheduleRetries,
+  "2026-11-24T10-00-flag-lifecycle": flagLifecycle,
+  "2026-11-24T12-00-feature-search": featureSearch,
+  "2026-11-24T12-00-feature-types-as-unleash": featureTypesAsUnleash,
+  "2026-11-24T12-00-tag-type-colors": tagTypeColors,
+  "2026-11-24T13-00-lifecycle-stages": lifecycleStages,
 };

@@ -13,7 +13,12 @@ const FLAG_MODEL_PERMISSIONS = [
   "CREATE_SEGMENT",
   "UPDATE_SEGMENT",
   "DELETE_SEGMENT",
+  // Archiving a flag and deleting an archived one for good (docs/flag-model.md#archive-revive-delete).
+  "DELETE_FEATURE",
 ] as const;
+
+/** Tag types are Editors' in Unleash (its role Editor holds these three). */
+const TAG_TYPE_PERMISSIONS = ["CREATE_TAG_TYPE", "UPDATE_TAG_TYPE", "DELETE_TAG_TYPE"] as const;
 
 export const PERMISSIONS = [
   "ADMIN",
@@ -25,6 +30,7 @@ export const PERMISSIONS = [
   "SKIP_CHANGE_REQUEST",
   ...FLAG_MODEL_PERMISSIONS,
   "CREATE_STRATEGY",
+  ...TAG_TYPE_PERMISSIONS,
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -35,6 +41,7 @@ const EDITOR: ReadonlySet<Permission> = new Set([
   "APPROVE_CHANGE_REQUEST",
   "APPLY_CHANGE_REQUEST",
   ...FLAG_MODEL_PERMISSIONS,
+  ...TAG_TYPE_PERMISSIONS,
 ]);
 
 export function roleHasPermission(rootRole: RootRoleId, permission: Permission): boolean {

@@ -3,6 +3,7 @@ import { type Kysely, sql, type Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
 import { NoAccessError, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
+import { lockLiveFeature } from "../feature-archive/lock-live-feature.ts";
 import { locateFeatureEnvironment } from "../features/locate-feature-environment.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 import type { ChangeRequestState, ChangeRequestView } from "./change-request.ts";
@@ -37,6 +38,8 @@ async function storeChange(trx: Transaction<Database>, by: Principal, change: Ne
   if (by.kind !== "user") throw new NoAccessError("Change requests are proposed by users; log in or use a personal access token.");
   const payload = await validateChangePayload(trx, change.projectId, change.action, change.payload);
   await locateFeatureEnvironment(trx, { projectId: change.projectId, featureName: change.feature, environment: change.environment });
+  // Share-locked, so that archiving the flag waits for this change and then sees it (docs/flag-model.md#archive-revive-delete).
+  await lockLiveFeature(trx, change.feature, "share");
   const settings = await enabledChangeRequestSettings(trx, change.projectId, change.environment);
   if (!settings) {
     throw new ValidationError(

@@ -8,6 +8,9 @@ import { storeFeatureEnvironmentEnabled } from "../features/set-feature-environm
 import type { ChangeRequestRow } from "./require-change-request.ts";
 import { removeFeatureDependency, storeFeatureDependency } from "../dependencies/write-feature-dependency.ts";
 import { insertFeatureStrategy, removeFeatureStrategy, replaceFeatureStrategy } from "../strategies/write-feature-strategy.ts";
+import { storeFeatureArchived } from "../feature-archive/archive-features.ts";
+import { applyFeatureStrategyPatch } from "../strategies/patch-feature-strategy.ts";
+import { storeStrategySortOrder } from "../strategies/set-strategy-sort-order.ts";
 
 /**
  * Carries out a request's changes and marks it Applied in the caller's transaction (whose
@@ -37,7 +40,7 @@ async function applyChanges(trx: Transaction<Database>, by: Principal | null, re
     .execute();
   for (const change of changes) {
     const path = { projectId: request.project_id, featureName: change.feature_name, environment: request.environment_name };
-    const payload = change.payload as { enabled?: unknown; variants?: unknown; id?: unknown; feature?: unknown };
+    const payload = change.payload as { enabled?: unknown; variants?: unknown; id?: unknown; feature?: unknown; patch?: unknown };
     try {
       if (change.action === "updateEnabled") {
         if (typeof payload.enabled !== "boolean") throw new ValidationError("updateEnabled needs a boolean `enabled`.");
@@ -55,6 +58,12 @@ async function applyChanges(trx: Transaction<Database>, by: Principal | null, re
         await storeFeatureDependency(trx, by, path, payload);
       } else if (change.action === "deleteDependency") {
         await removeFeatureDependency(trx, by, path, String(payload.feature));
+      } else if (change.action === "archiveFeature") {
+        await storeFeatureArchived(trx, by, path, request.id);
+      } else if (change.action === "reorderStrategy") {
+        await storeStrategySortOrder(trx, by, path, change.payload);
+      } else if (change.action === "patchStrategy") {
+        await applyFeatureStrategyPatch(trx, by, path, String(payload.id), payload.patch);
       } else {
         throw new ValidationError(`Unknown action "${change.action}".`);
       }

@@ -6,6 +6,8 @@ import { ValidationError } from "../errors/domain-error.ts";
 import { parseInput } from "../errors/parse-input.ts";
 import { parseVariants } from "../features/parse-variants.ts";
 import { parseStrategy } from "../strategies/parse-strategy.ts";
+import { strategyPatchSchema } from "../strategies/patch-feature-strategy.ts";
+import { strategySortOrderSchema } from "../strategies/set-strategy-sort-order.ts";
 
 export const CHANGE_ACTIONS = [
   "updateEnabled",
@@ -15,6 +17,11 @@ export const CHANGE_ACTIONS = [
   "deleteStrategy",
   "addDependency",
   "deleteDependency",
+  // Archives the flag in every environment, as Unleash's change of that name (docs/flag-model.md#archive-revive-delete).
+  "archiveFeature",
+  // Strategy order (Unleash's action, its payload the set-sort-order body) and a strategy's JSON patch (Vexil's).
+  "reorderStrategy",
+  "patchStrategy",
 ] as const;
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
 
@@ -22,6 +29,7 @@ const enabledSchema = z.strictObject({ enabled: z.boolean() });
 const variantsSchema = z.strictObject({ variants: z.unknown() });
 const strategyIdSchema = z.strictObject({ id: z.string().min(1).max(100) });
 const parentSchema = z.strictObject({ feature: z.string().min(1).max(100) });
+const strategyPatchPayloadSchema = z.strictObject({ id: z.string().min(1).max(100), patch: strategyPatchSchema });
 
 /**
  * Checks a change's payload as a direct write would check its body, so that a request holds
@@ -58,6 +66,13 @@ export async function validateChangePayload(
       return payload;
     case "deleteDependency":
       return parseInput(parentSchema, payload, "payload", what);
+    case "archiveFeature":
+      return parseInput(z.strictObject({}), payload ?? {}, "payload", what);
+    // Whether the ids are the feature's strategies, and what the patch makes of one, is checked when applied.
+    case "reorderStrategy":
+      return parseInput(strategySortOrderSchema, payload, "payload", what);
+    case "patchStrategy":
+      return parseInput(strategyPatchPayloadSchema, payload, "payload", what);
     default:
       throw new ValidationError(`Unknown action "${action as string}".`);
   }

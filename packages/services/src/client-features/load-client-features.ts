@@ -9,7 +9,7 @@ import type { ClientFeature, ClientFeatureSet, ClientSegment, ClientStrategy } f
 export const ALL_PROJECTS = "*";
 
 /**
- * Reads what an environment serves to a set of projects: features by name, their switch and
+ * Reads what an environment serves to a set of projects: the flags that are not archived, by name, their switch and
  * variants there, their non-disabled strategies by sortOrder, their dependencies and the
  * segments those strategies use. One repeatable-read transaction, so the parts agree.
  */
@@ -25,7 +25,8 @@ export async function loadClientFeatures(db: Kysely<Database>, environment: stri
         .leftJoin("feature_environments as fe", (join) =>
           join.onRef("fe.feature_name", "=", "f.name").on("fe.environment_name", "=", environment),
         )
-        .select(["f.name", "f.type", "f.description", "f.project_id", "f.impression_data", "fe.enabled", "fe.variants"])
+        .select(["f.name", "f.type", "f.description", "f.project_id", "f.impression_data", "f.stale", "fe.enabled", "fe.variants"])
+        .where("f.archived_at", "is", null)
         .$if(!everyProject, (q) => q.where("f.project_id", "in", projects))
         .orderBy("f.name")
         .execute();
@@ -35,6 +36,7 @@ export async function loadClientFeatures(db: Kysely<Database>, environment: stri
         .selectAll("s")
         .where("s.environment_name", "=", environment)
         .where("s.disabled", "=", false)
+        .where("f.archived_at", "is", null)
         .$if(!everyProject, (q) => q.where("f.project_id", "in", projects))
         .orderBy("s.feature_name")
         .orderBy("s.sort_order")
@@ -47,6 +49,7 @@ export async function loadClientFeatures(db: Kysely<Database>, environment: stri
         .innerJoin("features as f", "f.name", "s.feature_name")
         .select(["l.strategy_id", "l.segment_id"])
         .where("s.environment_name", "=", environment)
+        .where("f.archived_at", "is", null)
         .$if(!everyProject, (q) => q.where("f.project_id", "in", projects))
         .orderBy("l.segment_id")
         .execute();
@@ -54,6 +57,7 @@ export async function loadClientFeatures(db: Kysely<Database>, environment: stri
         .selectFrom("feature_dependencies as d")
         .innerJoin("features as f", "f.name", "d.child")
         .selectAll("d")
+        .where("f.archived_at", "is", null)
         .$if(!everyProject, (q) => q.where("f.project_id", "in", projects))
         .orderBy("d.child")
         .orderBy("d.parent")
@@ -108,7 +112,7 @@ export async function loadClientFeatures(db: Kysely<Database>, environment: stri
             description: f.description,
             project: f.project_id,
             enabled: f.enabled ?? false,
-            stale: false,
+            stale: f.stale,
             impressionData: f.impression_data,
             strategies: strategiesOf.get(f.name) ?? [],
             variants: variantsFromJson(f.variants),

@@ -36,6 +36,8 @@ export interface ServedFeatures {
   resume(): void;
   /** Scopes kept. */
   readonly size: number;
+  /** Streams subscribed to any scope (SDK streaming, delta streams), for monitoring. */
+  readonly streams: number;
 }
 
 export interface ServedFeaturesOptions {
@@ -63,7 +65,7 @@ interface Derived {
  * followed by another, and while changes cannot be heard every read reloads.
  */
 export function createServedFeatures(db: Kysely<Database>, options: ServedFeaturesOptions): ServedFeatures {
-  const hubs = new Map<string, ClientScopeHub>();
+  const hubs = new Map<string, { hub: ClientScopeHub; used: number }>();
   const derived = new WeakMap<ClientFeatureSet, Derived>();
   const maxIdle = options.maxIdleScopes ?? DEFAULT_IDLE_SCOPES;
   let suspended = true;
@@ -84,21 +86,30 @@ export function createServedFeatures(db: Kysely<Database>, options: ServedFeatur
     return found;
   };
 
+  // Each access stamps its scope: polls change no map, and only making a new hub looks for the least recently used.
+  let clock = 0;
+  const evictIdle = () => {
+    const idle = [...hubs].filter(([, scope]) => scope.hub.subscribers === 0);
+    if (idle.length < maxIdle) return;
+    idle.sort(([, a], [, b]) => a.used - b.used);
+    for (const [oldKey] of idle.slice(0, idle.length - maxIdle + 1)) hubs.delete(oldKey);
+  };
+
   const hubFor = ({ environment, projects }: ClientScope): ClientScopeHub => {
     const { sorted, key: projectsKey } = projectKey(projects);
     const key = `${environment}\u0000${projectsKey}`;
-    let hub = hubs.get(key);
-    if (hub) {
-      // Most recently used last.
-      hubs.delete(key);
-    } else {
-      hub = createClientScopeHub(() => loadClientFeatures(db, environment, sorted), options.maxHistory ?? DEFAULT_HISTORY);
-      const idle = [...hubs].filter(([, h]) => h.subscribers === 0);
-      for (const [oldKey] of idle.slice(0, Math.max(0, idle.length - maxIdle + 1))) hubs.delete(oldKey);
+    let scope = hubs.get(key);
+    if (!scope) {
+      evictIdle();
+      scope = {
+        hub: createClientScopeHub(() => loadClientFeatures(db, environment, sorted), options.maxHistory ?? DEFAULT_HISTORY),
+        used: 0,
+      };
+      hubs.set(key, scope);
     }
-    hubs.set(key, hub);
-    if (suspended) hub.markStale();
-    return hub;
+    scope.used = ++clock;
+    if (suspended) scope.hub.markStale();
+    return scope.hub;
   };
 
   const current = (hub: ClientScopeHub): { set: ClientFeatureSet; derived: Derived } => {
@@ -119,7 +130,13 @@ export function createServedFeatures(db: Kysely<Database>, options: ServedFeatur
     features: (scope) => fromSnapshot(scope, ({ set }) => set),
     rendered: (scope, query) =>
       fromSnapshot(scope, ({ set, derived }) => {
-        const key = JSON.stringify([query.projects ?? null, query.namePrefix ?? null, query.inlineSegmentConstraints]);
+        // An SDK poll narrows nothing: its key is one letter, not a JSON string made per request.
+        const narrowed = !!query.projects?.length || !!query.namePrefix;
+        const key = narrowed
+          ? JSON.stringify([query.projects, query.namePrefix ?? null, query.inlineSegmentConstraints])
+          : query.inlineSegmentConstraints
+            ? "i"
+            : "t";
         let rendered = derived.rendered.get(key);
         if (!rendered) {
           rendered = renderClientFeatures(set, query);
@@ -135,18 +152,23 @@ export function createServedFeatures(db: Kysely<Database>, options: ServedFeatur
       }),
     hub: hubFor,
     invalidate() {
-      for (const hub of hubs.values()) refresh(hub);
+      for (const { hub } of hubs.values()) refresh(hub);
     },
     suspend() {
       suspended = true;
-      for (const hub of hubs.values()) hub.markStale();
+      for (const { hub } of hubs.values()) hub.markStale();
     },
     resume() {
       suspended = false;
-      for (const hub of hubs.values()) refresh(hub);
+      for (const { hub } of hubs.values()) refresh(hub);
     },
     get size() {
       return hubs.size;
+    },
+    get streams() {
+      let open = 0;
+      for (const { hub } of hubs.values()) open += hub.subscribers;
+      return open;
     },
   };
 }

@@ -10,6 +10,8 @@ export interface MetricCounts {
   yes: number;
   no: number;
   variants: Map<string, number>;
+  /** When the latest report that counted an evaluation (yes or no above 0) arrived; null while none did. */
+  seenAt: Date | null;
 }
 
 export interface ClientMetricsBuffer {
@@ -37,20 +39,24 @@ export function createClientMetricsBuffer(): ClientMetricsBuffer {
     let counts = pending.get(key);
     if (!counts) {
       if (pending.size >= MAX_PENDING) return;
-      counts = { ...from, yes: 0, no: 0, variants: new Map() };
+      counts = { ...from, yes: 0, no: 0, variants: new Map(), seenAt: null };
       pending.set(key, counts);
     }
     counts.yes += from.yes;
     counts.no += from.no;
+    if (from.seenAt && (!counts.seenAt || counts.seenAt < from.seenAt)) counts.seenAt = from.seenAt;
     for (const [variant, n] of from.variants) counts.variants.set(variant, (counts.variants.get(variant) ?? 0) + n);
   };
   return {
     add(environment, input) {
       const metrics = parseInput(clientMetricsSchema, input, "", "The metrics");
       const hour = new Date(Math.floor(metrics.bucket.start.getTime() / HOUR_MS) * HOUR_MS);
+      // Seen when the report arrived, by this server's clock: an SDK's clock may be off (docs/flag-model.md#lifecycle-and-last-seen).
+      const arrived = new Date();
       for (const [featureName, toggle] of Object.entries(metrics.bucket.toggles)) {
         const variants = new Map(Object.entries(toggle.variants ?? {}));
-        addCounts({ featureName, environment, appName: metrics.appName, hour, yes: toggle.yes, no: toggle.no, variants });
+        const seenAt = toggle.yes + toggle.no > 0 ? arrived : null;
+        addCounts({ featureName, environment, appName: metrics.appName, hour, yes: toggle.yes, no: toggle.no, variants, seenAt });
       }
     },
     restore: addCounts,

@@ -1,10 +1,16 @@
 import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
+import { recordStagesSeen } from "../feature-lifecycle/record-stages-seen.ts";
 import type { MetricCounts } from "./client-metrics-buffer.ts";
+import { type LastSeen, storeLastSeen } from "./store-last-seen.ts";
 
 const CHUNK = 500;
 
-/** Adds drained counts to the stored sums, in one transaction; counts of unknown features are dropped. */
+/**
+ * Adds drained counts to the stored sums, stamps when each flag was last seen and moves it into the
+ * lifecycle stages that implies, in one transaction; counts of unknown features are dropped. Every
+ * statement writes its rows in key order, so that two instances flushing at once cannot deadlock.
+ */
 export async function storeClientMetrics(db: Kysely<Database>, counts: MetricCounts[]): Promise<number> {
   if (counts.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
@@ -18,7 +24,7 @@ export async function storeClientMetrics(db: Kysely<Database>, counts: MetricCou
         .execute();
       for (const row of rows) known.add(row.name);
     }
-    const kept = counts.filter((c) => known.has(c.featureName));
+    const kept = counts.filter((c) => known.has(c.featureName)).sort(byKey);
     for (let i = 0; i < kept.length; i += CHUNK) {
       const chunk = kept.slice(i, i + CHUNK);
       await trx
@@ -41,14 +47,16 @@ export async function storeClientMetrics(db: Kysely<Database>, counts: MetricCou
         )
         .execute();
       const variants = chunk.flatMap((c) =>
-        [...c.variants].map(([variant, count]) => ({
-          feature_name: c.featureName,
-          environment: c.environment,
-          app_name: c.appName,
-          hour: c.hour,
-          variant,
-          count,
-        })),
+        [...c.variants]
+          .sort(([a], [b]) => compare(a, b))
+          .map(([variant, count]) => ({
+            feature_name: c.featureName,
+            environment: c.environment,
+            app_name: c.appName,
+            hour: c.hour,
+            variant,
+            count,
+          })),
       );
       if (variants.length === 0) continue;
       await trx
@@ -61,6 +69,34 @@ export async function storeClientMetrics(db: Kysely<Database>, counts: MetricCou
         )
         .execute();
     }
+    const seen = lastSeenOf(kept);
+    await storeLastSeen(trx, seen);
+    await recordStagesSeen(trx, seen);
     return kept.length;
   });
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The order of the client_metrics key, so that every flush locks rows in the same order. */
+function byKey(a: MetricCounts, b: MetricCounts): number {
+  return (
+    compare(a.featureName, b.featureName) ||
+    compare(a.environment, b.environment) ||
+    compare(a.appName, b.appName) ||
+    a.hour.getTime() - b.hour.getTime()
+  );
+}
+
+/** When each flag was last seen in each environment, from the counts of reports that evaluated it. */
+function lastSeenOf(counts: readonly MetricCounts[]): LastSeen[] {
+  const latest = new Map<string, LastSeen>();
+  for (const c of counts) {
+    if (!c.seenAt) continue;
+    const key = JSON.stringify([c.featureName, c.environment]);
+    const found = latest.get(key);
+    if (!found) latest.set(key, { featureName: c.featureName, environment: c.environment, seenAt: c.seenAt });
+    else if (found.seenAt < c.seenAt) found.seenAt = c.seenAt;
+  }
+  return [...latest.values()];
 }

@@ -5,6 +5,7 @@ import { directFeatureWrite } from "../change-requests/direct-write.ts";
 import { NotFoundError, ValidationError } from "../errors/domain-error.ts";
 import { parseInput } from "../errors/parse-input.ts";
 import { appendEvent } from "../events/append-event.ts";
+import { archivedFeatureError, lockLiveFeature } from "../feature-archive/lock-live-feature.ts";
 import { dependencyInputSchema, type FeatureDependency } from "./feature-dependency.ts";
 
 async function requireFeatureIn(trx: Transaction<Database>, projectId: string, featureName: string): Promise<void> {
@@ -55,8 +56,16 @@ export async function storeFeatureDependency(
   const parentRow = await trx.selectFrom("features").select("project_id").where("name", "=", parent).executeTakeFirst();
   if (!parentRow) refuse(`there is no feature "${parent}"`);
   if (parentRow?.project_id !== path.projectId) refuse(`the parent "${parent}" is not in the project "${path.projectId}"`);
-  // Both features queue here, so two requests cannot each make one half of a cycle.
-  await trx.selectFrom("features").select("name").where("name", "in", [child, parent]).orderBy("name").forNoKeyUpdate().execute();
+  // Both features queue here, so two requests cannot each make one half of a cycle, nor depend on a flag being archived.
+  const locked = await trx
+    .selectFrom("features")
+    .select(["name", "archived_at"])
+    .where("name", "in", [child, parent])
+    .orderBy("name")
+    .forNoKeyUpdate()
+    .execute();
+  if (locked.find((f) => f.name === child)?.archived_at) throw archivedFeatureError(child);
+  if (locked.find((f) => f.name === parent)?.archived_at) refuse(`the parent "${parent}" is archived`);
   const parentHasParents = await trx.selectFrom("feature_dependencies").select("parent").where("child", "=", parent).executeTakeFirst();
   if (parentHasParents) refuse(`"${parent}" depends on "${parentHasParents.parent}" itself: dependencies are one level deep`);
   const childIsParent = await trx.selectFrom("feature_dependencies").select("child").where("parent", "=", child).executeTakeFirst();
@@ -81,6 +90,7 @@ export async function removeFeatureDependency(
   parent: string,
 ): Promise<void> {
   await requireFeatureIn(trx, path.projectId, path.featureName);
+  await lockLiveFeature(trx, path.featureName);
   const deleted = await trx
     .deleteFrom("feature_dependencies")
     .where("child", "=", path.featureName)

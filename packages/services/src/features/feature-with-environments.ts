@@ -14,6 +14,8 @@ interface FeatureEnvironment {
   type: string;
   sortOrder: number;
   enabled: boolean;
+  /** When an SDK last reported evaluating the feature here. */
+  lastSeenAt: Date | null;
   variants: Variant[];
   /** By sortOrder, the disabled ones included. */
   strategies: FeatureStrategy[];
@@ -42,7 +44,7 @@ export async function featureWithEnvironments(
       join.onRef("fe.environment_name", "=", "pe.environment_name").on("fe.feature_name", "=", path.featureName),
     )
     .where("pe.project_id", "=", path.projectId)
-    .select(["e.name", "e.type", "e.sort_order", "fe.enabled", "fe.variants"])
+    .select(["e.name", "e.type", "e.sort_order", "fe.enabled", "fe.variants", "fe.last_seen_at"])
     .orderBy("e.sort_order")
     .orderBy("e.name")
     .execute();
@@ -56,6 +58,7 @@ export async function featureWithEnvironments(
       type: e.type,
       sortOrder: e.sort_order,
       enabled: e.enabled ?? false,
+      lastSeenAt: e.last_seen_at,
       variants: variantsFromJson(e.variants),
       strategies: strategies.get(strategiesKey(path.featureName, e.name)) ?? [],
     })),

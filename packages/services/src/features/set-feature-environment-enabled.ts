@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
 import { directEnvironmentWrite } from "../change-requests/direct-write.ts";
 import { appendEvent } from "../events/append-event.ts";
+import { lockLiveFeature } from "../feature-archive/lock-live-feature.ts";
 import { type FeatureEnvironmentPath, locateFeatureEnvironment } from "./locate-feature-environment.ts";
 
 /** Turns a feature on or off in one environment, directly: the four-eyes rule applies. */
@@ -23,6 +24,7 @@ export async function storeFeatureEnvironmentEnabled(
   enabled: boolean,
 ): Promise<void> {
   await locateFeatureEnvironment(trx, path);
+  await lockLiveFeature(trx, path.featureName);
   await trx
     .insertInto("feature_environments")
     .values({ feature_name: path.featureName, environment_name: path.environment, enabled })

@@ -2,6 +2,7 @@ import type { Database } from "@vexil/db";
 import type { Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
 import { appendEvent } from "../events/append-event.ts";
+import { lockLiveFeature } from "../feature-archive/lock-live-feature.ts";
 import { type FeatureEnvironmentPath, locateFeatureEnvironment } from "./locate-feature-environment.ts";
 import { type Variant, variantsFromJson } from "./variant.ts";
 
@@ -18,8 +19,8 @@ export async function updateFeatureEnvironmentVariants(
 ): Promise<Variant[]> {
   await locateFeatureEnvironment(trx, path);
   // Writers of one feature queue on its row, so that a PATCH always applies to the variants it
-  // read. NO KEY UPDATE leaves foreign-key checks against the row unblocked.
-  await trx.selectFrom("features").select("name").where("name", "=", path.featureName).forNoKeyUpdate().execute();
+  // read. NO KEY UPDATE leaves foreign-key checks against the row unblocked. An archived flag takes no writes.
+  await lockLiveFeature(trx, path.featureName);
   const current = await trx
     .selectFrom("feature_environments")
     .select("variants")

@@ -31,9 +31,30 @@ export interface FrontendToggle {
   impressionData: boolean;
 }
 
+/** One flag evaluated for a context, on or off, with what decided it (what OFREP answers). */
+export interface FlagEvaluation {
+  name: string;
+  /** The environment's switch. */
+  switchedOn: boolean;
+  /** Whether the flag is on for the context (the SDK's isEnabled). */
+  enabled: boolean;
+  /** The variant the context gets; `enabled: false` when it gets none. */
+  variant: { name: string; enabled: boolean; payload?: { type: string; value: string } };
+  /** Whether the flag has variants in the environment: its own or any strategy's. */
+  hasVariants: boolean;
+  /** Whether the flag has strategies (without any it is on for everyone). */
+  hasStrategies: boolean;
+  /** Whether the variant came from a strategy's variants rather than the flag's own. */
+  variantFromStrategy: boolean;
+}
+
 export interface FrontendEvaluator {
   /** The flags that are on for this context, by name, with the variant each gives it. */
   evaluate(context: FrontendContext): FrontendToggle[];
+  /** One flag for this context, on or off; undefined when the scope has no such flag. */
+  evaluateFlag(name: string, context: FrontendContext): FlagEvaluation | undefined;
+  /** Every flag of the scope for this context, on or off, in the order they are served. */
+  evaluateEvery(context: FrontendContext): FlagEvaluation[];
 }
 
 // What the SDK's Unleash object puts under every context when it is built with defaults (as in Unleash: the
@@ -71,6 +92,27 @@ export function createFrontendEvaluator(set: ClientFeatureSet): FrontendEvaluato
   // A flag whose environment switch is off is never on: the SDK need not look at it.
   const candidates = served.features.filter((f) => f.enabled);
 
+  // The same one call per flag as `evaluate`, with what the answer came from beside it.
+  const evaluateFeature = (feature: FeatureInterface, ctx: SdkContext): FlagEvaluation => {
+    const strategies = (feature.strategies ?? []) as { variants?: { name: string }[] }[];
+    const variant = feature.enabled ? client.forceGetVariant(feature.name, ctx) : undefined;
+    return {
+      name: feature.name,
+      switchedOn: feature.enabled,
+      enabled: variant?.feature_enabled === true,
+      variant: variant
+        ? {
+            name: variant.name,
+            enabled: variant.enabled,
+            ...(variant.payload ? { payload: { type: variant.payload.type, value: variant.payload.value } } : {}),
+          }
+        : { name: "disabled", enabled: false },
+      hasVariants: (feature.variants?.length ?? 0) > 0 || strategies.some((s) => (s.variants?.length ?? 0) > 0),
+      hasStrategies: strategies.length > 0,
+      variantFromStrategy: variant?.enabled === true && strategies.some((s) => s.variants?.some((v) => v.name === variant.name)),
+    };
+  };
+
   return {
     evaluate(context) {
       const ctx = sdkContext(context);
@@ -93,6 +135,14 @@ export function createFrontendEvaluator(set: ClientFeatureSet): FrontendEvaluato
         });
       }
       return on;
+    },
+    evaluateFlag(name, context) {
+      const feature = toggles.get(name);
+      return feature ? evaluateFeature(feature, sdkContext(context)) : undefined;
+    },
+    evaluateEvery(context) {
+      const ctx = sdkContext(context);
+      return served.features.map((feature) => evaluateFeature(feature, ctx));
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Principal } from "../auth/principal.ts";
 import { directEnvironmentWrite } from "../change-requests/direct-write.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
+import { lockLiveFeature } from "../feature-archive/lock-live-feature.ts";
 import { type FeatureEnvironmentPath, locateFeatureEnvironment } from "../features/locate-feature-environment.ts";
 import type { FeatureStrategy } from "./feature-strategy.ts";
 import { getFeatureStrategy } from "./list-feature-strategies.ts";
@@ -16,10 +17,10 @@ const eventScope = (path: FeatureEnvironmentPath) => ({
   featureName: path.featureName,
 });
 
-/** Checks the path and queues writers of one feature on its row, as the variants writer does. */
+/** Checks the path and queues writers of one feature on its row, as the variants writer does; an archived flag takes no writes. */
 async function lockFeature(trx: Transaction<Database>, path: FeatureEnvironmentPath): Promise<void> {
   await locateFeatureEnvironment(trx, path);
-  await trx.selectFrom("features").select("name").where("name", "=", path.featureName).forNoKeyUpdate().execute();
+  await lockLiveFeature(trx, path.featureName);
 }
 
 async function storeSegments(trx: Transaction<Database>, strategyId: string, segments: number[]): Promise<void> {

@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { type ApiDeps, routeLabelOf } from "@vexil/api";
+import type { DatabaseConnection } from "@vexil/db";
+import { sql } from "kysely";
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/** What an instance reports at `GET /internal-backstage/prometheus` (docs/operations.md#prometheus). */
+export interface ServerMetrics {
+  /** Records a finished request under its route's pattern. */
+  observeRequest(req: IncomingMessage, res: ServerResponse, seconds: number): void;
+  /** The scrape: Prometheus's text format and its content type. */
+  scrape(): Promise<{ contentType: string; body: string }>;
+}
+
+// Request durations from a fast SDK poll (well under a millisecond) to a slow admin write.
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+// A scrape counts the applications that registered within this window, as Unleash's dashboard does.
+const APPLICATIONS_WINDOW = "1 day";
+
+/**
+ * One registry per app, so that several apps in one process (the tests) keep their own counts. The
+ * gauges are read at scrape time; only the request histogram costs anything per request.
+ */
+export function createServerMetrics(deps: ApiDeps, db: DatabaseConnection): ServerMetrics {
+  const registry = new Registry();
+  // Process memory, CPU, event-loop delay, heap and GC, under Node's usual metric names.
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time from a request's arrival to the end of its response, by route pattern (never the raw path), method and status.",
+    labelNames: ["route", "method", "status"] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  new Gauge({
+    name: "vexil_sdk_streams_open",
+    help: "SDK streams (client streaming and delta streams) open on this instance.",
+    registers: [registry],
+    collect() {
+      this.set(deps.servedFeatures.streams);
+    },
+  });
+  new Gauge({
+    name: "vexil_sdk_applications_seen",
+    help: `SDK applications (distinct appName) that registered within the last ${APPLICATIONS_WINDOW}, across instances.`,
+    registers: [registry],
+    async collect() {
+      const row = await deps.db
+        .selectFrom("client_instances")
+        .select(sql<number>`count(distinct app_name)::int`.as("apps"))
+        .where("last_seen", ">", sql<Date>`now() - ${APPLICATIONS_WINDOW}::interval`)
+        .executeTakeFirstOrThrow();
+      this.set(row.apps);
+    },
+  });
+  new Gauge({
+    name: "vexil_db_pool_connections",
+    help: "Connections of this instance's Postgres pool, by state (absent on the embedded database).",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      const stats = db.poolStats();
+      if (!stats) return;
+      this.set({ state: "total" }, stats.total);
+      this.set({ state: "idle" }, stats.idle);
+      this.set({ state: "in_use" }, stats.total - stats.idle);
+      this.set({ state: "waiting" }, stats.waiting);
+      this.set({ state: "max" }, stats.max);
+    },
+  });
+
+  return {
+    observeRequest(req, res, seconds) {
+      requests.observe({ route: routeLabelOf(res) ?? "unmatched", method: req.method ?? "", status: res.statusCode }, seconds);
+    },
+    async scrape() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { ServerResponse } from "node:http";
+import { type ClientScope, NotFoundError, ofrepStreamToken, ServiceUnavailable } from "@vexil/services";
+import { clientScope } from "../client-scope.ts";
+import type { Context } from "../context.ts";
+import type { RawHandler } from "../trpc.ts";
+import { tokenIdOfTicket } from "./ofrep-stream-ticket.ts";
+
+const SSE_HEADERS = { "content-type": "text/event-stream", "x-accel-buffering": "no", connection: "keep-alive" };
+/** OFREP 0.3's one event: the provider fetches the bulk evaluation again (with its ETag, so an unchanged answer is a 304). */
+const REFETCH = `data: ${JSON.stringify({ type: "refetchEvaluation" })}\n\n`;
+
+/** The scope an event stream's ticket opens: its token's, while the token exists; else there is no such stream (404). */
+export async function ofrepStreamScope(ctx: Context, ticket: string): Promise<ClientScope> {
+  const tokenId = tokenIdOfTicket(ctx.deps.cookies.secret, ticket);
+  const principal = tokenId === null ? null : await ofrepStreamToken(ctx.db, tokenId);
+  if (!principal) throw new NotFoundError("There is no such event stream: its token is gone, or the URL was not given by this server.");
+  return clientScope(principal);
+}
+
+/**
+ * `GET /ofrep/v1/event-stream/{ticket}` (docs/sdk-protocols.md#ofrep): the SSE URL of the bulk
+ * answer's `eventStreams`. It sends `refetchEvaluation` whenever what the token's scope is served
+ * changes, on any instance, from the same per-scope hub as SDK streaming; each event's id is the
+ * revision it follows. It counts among the instance's streams (heartbeats, the limit, shutdown).
+ */
+export const handleOfrepEventStream: RawHandler = async (_req, res: ServerResponse, ctx, { params }) => {
+  const hub = ctx.deps.servedFeatures.hub(await ofrepStreamScope(ctx, params.ticket as string));
+  await hub.ready();
+  if (res.destroyed) return;
+  if (!ctx.deps.clientStreams.hold(res)) {
+    throw new ServiceUnavailable("This instance holds as many streams as it may; poll the bulk evaluation instead.");
+  }
+  res.writeHead(200, SSE_HEADERS);
+  res.write(": connected\n\n");
+  const unsubscribe = hub.subscribe((update) => res.write(`id: ${update.revision}\n${REFETCH}`));
+  res.on("close", unsubscribe);
+};

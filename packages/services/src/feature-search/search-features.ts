@@ -1,0 +1,55 @@
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
+import { featureSearchConditions, featureSearchOrder, type TermMatches, termMatches } from "./feature-search-filters.ts";
+import { type FeatureSearchQuery, SEARCH_LIMIT_DEFAULT } from "./feature-search-query.ts";
+import { type FeatureSearchResult, searchResultsFor } from "./feature-search-result.ts";
+
+/** Most names a query's terms may match and still be listed in the statements (docs/search.md#indexes). */
+const LISTED_MATCHES = 1000;
+
+/**
+ * The two statements over the whole table that a search runs: its page of flags, in the order
+ * asked, and how many match in all. Each is answered from indexes (docs/search.md#indexes); the
+ * tests EXPLAIN these very statements. Terms are looked up first, once for both.
+ */
+export async function featureSearchStatements(db: Kysely<Database>, query: FeatureSearchQuery) {
+  const q = query ?? {};
+  let matches: TermMatches | undefined;
+  if (q.query?.length) {
+    const all = termMatches(db, q.query);
+    const found = await all.limit(LISTED_MATCHES + 1).execute();
+    matches = found.length <= LISTED_MATCHES ? { names: found.map((m) => m.feature_name) } : { all };
+  }
+  const matching = db.selectFrom("features").where((eb) => eb.and(featureSearchConditions(eb, q, matches)));
+  const sort = q.sortBy;
+  // Sorting by an environment joins its rows, rather than asking for each flag in turn.
+  const joined = matching.$if(sort?.field === "environment", (qb) => {
+    const environment = sort?.field === "environment" ? sort.environment : "";
+    return qb
+      .leftJoin("feature_environments as sort_fe", (join) =>
+        join.onRef("sort_fe.feature_name", "=", "features.name").on("sort_fe.environment_name", "=", environment),
+      )
+      .leftJoin("project_environments as sort_pe", (join) =>
+        join.onRef("sort_pe.project_id", "=", "features.project_id").on("sort_pe.environment_name", "=", environment),
+      );
+  });
+  const page = featureSearchOrder(q)
+    .reduce((ordered, order) => ordered.orderBy(order), joined.selectAll("features"))
+    .limit(q.limit ?? SEARCH_LIMIT_DEFAULT)
+    .offset(q.offset ?? 0);
+  const total = matching.select((eb) => eb.fn.countAll<string>().as("total"));
+  return { page, total };
+}
+
+/**
+ * GET /api/admin/search/features: one page of the flags that match and their total, side by
+ * side; only the page's flags are read further.
+ */
+export async function searchFeatures(
+  db: Kysely<Database>,
+  query: FeatureSearchQuery,
+): Promise<{ features: FeatureSearchResult[]; total: number }> {
+  const { page, total } = await featureSearchStatements(db, query);
+  const [rows, count] = await Promise.all([page.execute(), total.executeTakeFirstOrThrow()]);
+  return { features: await searchResultsFor(db, rows), total: Number(count.total) };
+}

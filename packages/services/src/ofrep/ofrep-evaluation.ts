@@ -1,0 +1,52 @@
+import type { FlagEvaluation } from "../frontend-evaluation/frontend-evaluator.ts";
+
+/** OpenFeature's resolution reasons that Vexil answers (docs/sdk-protocols.md#ofrep). */
+type OfrepReason = "STATIC" | "TARGETING_MATCH" | "SPLIT" | "DEFAULT" | "DISABLED";
+
+/** One flag's answer: OFREP's `evaluationSuccess`. No `value` means the provider uses the code's default. */
+export interface OfrepEvaluation {
+  key: string;
+  reason: OfrepReason;
+  variant?: string;
+  value?: boolean | string | number | object;
+  metadata: { enabled: boolean };
+}
+
+/** A variant's payload by its type: a number parsed, JSON parsed, anything else (or what does not parse) as text. */
+function payloadValue(payload: { type: string; value: string }): string | number | object {
+  if (payload.type === "number") {
+    const number = Number(payload.value);
+    return payload.value.trim() !== "" && Number.isFinite(number) ? number : payload.value;
+  }
+  if (payload.type === "json") {
+    try {
+      return JSON.parse(payload.value) as object;
+    } catch {
+      return payload.value;
+    }
+  }
+  return payload.value;
+}
+
+/**
+ * What OFREP answers for a flag evaluated for a context (docs/sdk-protocols.md#ofrep). A flag
+ * without variants answers a boolean; one with variants answers its variant's payload (or name);
+ * a flag switched off, or one with variants that gives the context none, answers no value.
+ */
+export function ofrepEvaluation(flag: FlagEvaluation): OfrepEvaluation {
+  const key = flag.name;
+  const metadata = { enabled: flag.enabled };
+  if (!flag.switchedOn) return { key, reason: "DISABLED", metadata };
+  if (!flag.hasVariants) {
+    if (!flag.enabled) return { key, reason: "DEFAULT", value: false, metadata };
+    return { key, reason: flag.hasStrategies ? "TARGETING_MATCH" : "STATIC", value: true, metadata };
+  }
+  if (!flag.variant.enabled) return { key, reason: "DEFAULT", metadata };
+  return {
+    key,
+    reason: flag.variantFromStrategy ? "TARGETING_MATCH" : "SPLIT",
+    variant: flag.variant.name,
+    value: flag.variant.payload ? payloadValue(flag.variant.payload) : flag.variant.name,
+    metadata,
+  };
+}
