@@ -22,7 +22,15 @@ import { startTarget, stopTarget, type Target, withPeakRss } from "./processes.t
 import { serverStartArgs } from "./server-start-args.ts";
 import { check, formatTable, type Measured, medianOf, type Row } from "./report.ts";
 import { loadBenchSettings } from "./settings.ts";
-import { removeArchivedFlags, SEARCH_PROJECT, searchSpecs, seedArchivedFlags, seedSearchFlags } from "./search-scenario.ts";
+import {
+  ARCHIVE_PROJECT,
+  removeArchivedFlags,
+  SEARCH_PROJECT,
+  searchSpecs,
+  seedArchiveFlags,
+  seedArchivedFlags,
+  seedSearchFlags,
+} from "./search-scenario.ts";
 import { formatStreamingTable, measureStreams, type StreamingResult } from "./streams.ts";
 
 const settings = loadBenchSettings();
@@ -534,6 +542,28 @@ async function main(): Promise<void> {
       const specs = searchSpecs(settings.searchFeatures, admin, settings.searchConnections);
       await runOurs("GET search, query", settings.searchFeatures, specs.query);
       await runOurs("GET search, filter", settings.searchFeatures, specs.filter);
+      await archiveScenario();
+    };
+    /** Archive of BENCH_ARCHIVE_FLAGS flags in one call (POST .../archive), each round revived again; over HTTP as an admin. */
+    const archiveMs: number[] = [];
+    const archiveScenario = async () => {
+      const names = await seedArchiveFlags(client, settings.archiveFlags);
+      const post = async (path: string) => {
+        const started = performance.now();
+        const res = await fetch(`${server.base}/api/admin/projects/${ARCHIVE_PROJECT}/${path}`, {
+          method: "POST",
+          headers: { ...admin, "content-type": "application/json" },
+          body: JSON.stringify({ features: names }),
+        });
+        await res.arrayBuffer();
+        if (res.status >= 300) throw new Error(`POST .../${path}: ${res.status}`);
+        return performance.now() - started;
+      };
+      for (let round = 0; round < settings.rounds; round++) {
+        archiveMs.push(await post("archive"));
+        await post("revive");
+      }
+      log(`archive of ${names.length} flags in one call: ${archiveMs.map((ms) => ms.toFixed(0)).join(", ")} ms`);
     };
     /** The client API (full and 304) with BENCH_ARCHIVED_FLAGS archived flags beside the served ones, then without them again. */
     const archivedScenario = async () => {
@@ -578,6 +608,16 @@ async function main(): Promise<void> {
     /** The search rows' targets, and the client API with archived flags beside the rows without them. */
     const searchReport = () => {
       const lines: string[] = [];
+      if (archiveMs.length) {
+        const median = [...archiveMs].sort((a, b) => a - b)[Math.floor(archiveMs.length / 2)] as number;
+        lines.push(
+          check(
+            `archive of ${settings.archiveFlags} flags in one call < 2 s (median of ${archiveMs.length}; rounds ${archiveMs.map((ms) => ms.toFixed(0)).join(", ")} ms)`,
+            `${median.toFixed(0)} ms`,
+            median < 2000,
+          ),
+        );
+      }
       for (const row of rows.filter((r) => r.scenario.startsWith("GET search"))) {
         const ok = row.server.stats.p99 < 50 && row.server.stats.failures === 0;
         lines.push(

@@ -91,3 +91,24 @@ export async function removeArchivedFlags(client: pg.Client): Promise<void> {
   await client.query("delete from features where name like 'archived-%' and archived_at is not null");
   await client.query("vacuum analyze features, feature_environments");
 }
+
+export const ARCHIVE_PROJECT = "bench-archive";
+
+/** `count` live flags, each on in development, in a project of their own: what one archive call takes. */
+export async function seedArchiveFlags(client: pg.Client, count: number): Promise<string[]> {
+  await client.query("insert into projects (id, name) values ($1, $1)", [ARCHIVE_PROJECT]);
+  await client.query("insert into project_environments (project_id, environment_name) values ($1, 'development'), ($1, 'production')", [
+    ARCHIVE_PROJECT,
+  ]);
+  const { rows } = await client.query<{ name: string }>(
+    `insert into features (name, project_id) select 'to-archive-' || lpad(g::text, 6, '0'), $1 from generate_series(1, $2::int) g returning name`,
+    [ARCHIVE_PROJECT, count],
+  );
+  await client.query(
+    `insert into feature_environments (feature_name, environment_name, enabled)
+     select f.name, e.name, e.name = 'development' from features f cross join (values ('development'), ('production')) e(name) where f.project_id = $1`,
+    [ARCHIVE_PROJECT],
+  );
+  await client.query("vacuum analyze features, feature_environments");
+  return rows.map((r) => r.name);
+}

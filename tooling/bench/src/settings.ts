@@ -60,6 +60,8 @@ export interface BenchSettings {
   searchConnections: number;
   /** Archived flags added beside the served ones for the client API's "archived" rows. */
   archivedFlags: number;
+  /** BENCH_ARCHIVE_FLAGS: live flags archived in one call (then revived), each round (issue 24's target: under 2 s at 1,000). */
+  archiveFlags: number;
   /**
    * One scenario alone, for a quick look: "frontend" (about a minute), "streams" (at the first
    * feature count) or "search" (search, and the client API with archived flags, at the first
@@ -108,6 +110,7 @@ export function loadBenchSettings(): BenchSettings {
     searchFeatures: Math.max(1, num("BENCH_SEARCH_FEATURES", 100_000)),
     searchConnections: Math.max(1, num("BENCH_SEARCH_CONNECTIONS", 10)),
     archivedFlags: num("BENCH_ARCHIVED_FLAGS", 100_000),
+    archiveFlags: Math.max(1, num("BENCH_ARCHIVE_FLAGS", 1_000)),
     only,
   };
 }
