@@ -160,6 +160,81 @@ if (browser) {
     await checkPage(page, "change-request-strategy");
     assert.equal(problems, []);
   });
+
+  test("a change request's page says in words a reorder, a strategy patch, a dependency and an archive", async () => {
+    // Change requests are on in production since the test before.
+    const FLAG = "/api/admin/projects/default/features";
+    for (const name of ["words-parent", "words-child"]) {
+      assert.is((await srv.call("POST", FLAG, { headers: admin, body: { name } })).status, 201);
+    }
+    // Two strategies, through an applied request (the direct write is refused here).
+    const add = async (title: string) => {
+      const res = await srv.call("POST", "/api/admin/projects/default/environments/production/change-requests", {
+        headers: editor.headers,
+        body: { feature: "words-child", action: "addStrategy", payload: { name: "default", title } },
+      });
+      assert.is(res.status, 200, JSON.stringify(res.json));
+      return res.json.id as number;
+    };
+    const setup = await add("First");
+    await add("Second");
+    const approver = await userWithRole(srv, "editor");
+    for (const [headers, state] of [
+      [editor.headers, "In review"],
+      [approver.headers, "Approved"],
+      [approver.headers, "Applied"],
+    ] as const) {
+      const moved = await srv.call("PUT", `/api/admin/projects/default/change-requests/${setup}/state`, { headers, body: { state } });
+      assert.is(moved.status, 200, `${state}: ${JSON.stringify(moved.json)}`);
+    }
+    const stored = (await srv.call("GET", `${FLAG}/words-child/environments/production/strategies`, { headers: admin })).json;
+    assert.equal(
+      stored.map((x: { title: string }) => x.title),
+      ["First", "Second"],
+    );
+    const [first, second] = stored as { id: string }[];
+
+    let id = 0;
+    for (const [action, payload] of [
+      [
+        "reorderStrategy",
+        [
+          { id: second?.id, sortOrder: 0 },
+          { id: first?.id, sortOrder: 1 },
+        ],
+      ],
+      ["patchStrategy", { id: first?.id, patch: [{ op: "replace", path: "/title", value: "Renamed" }] }],
+      ["addDependency", { feature: "words-parent", variants: ["blue"] }],
+      ["archiveFeature", {}],
+    ] as const) {
+      const res = await srv.call("POST", "/api/admin/projects/default/environments/production/change-requests", {
+        headers: editor.headers,
+        body: { feature: "words-child", action, payload },
+      });
+      assert.is(res.status, 200, `${action}: ${JSON.stringify(res.json)}`);
+      id = res.json.id;
+    }
+    const { page, problems } = await newPage();
+    await logIn(page, srv.url, editor.username, TEST_PASSWORD);
+    await page.goto(`${srv.url}/projects/default/change-requests/${id}`);
+    const change = page.getByRole("region", { name: "Changes to words-child" });
+    await change.getByText("Reorder the strategies").waitFor();
+    assert.equal(
+      await change
+        .getByRole("listitem")
+        .filter({ hasText: /^(First|Second)$/ })
+        .allInnerTexts(),
+      ["Second", "First"],
+    );
+    assert.match(await change.getByRole("figure").filter({ hasText: "Proposed edits" }).innerText(), /replace \/title = "Renamed"/);
+    assert.match(await change.getByRole("figure").filter({ hasText: "Now" }).innerText(), /First/);
+    assert.match(await change.innerText(), /Add a dependency: only when words-parent serves blue\./);
+    assert.match(await change.innerText(), /Archive the flag/);
+    // Nothing of it stored before it is applied.
+    assert.is((await srv.call("GET", `${FLAG}/words-child`, { headers: admin })).json.archived, false);
+    await checkPage(page, "change-request-words");
+    assert.equal(problems, []);
+  });
 }
 
 test.run();

@@ -6,6 +6,7 @@ import { FormError } from "../form-error.tsx";
 import { trpc, trpcClient } from "../trpc.ts";
 import { ACTION_LABELS, type ChangeRequest, type TargetState } from "./action-labels.ts";
 import { EnabledDiff, VariantsDiff } from "./change-diff.tsx";
+import { FlagChange } from "./flag-change.tsx";
 import { StrategyChange } from "./strategy-change.tsx";
 
 /** The moves the server lists as this user's to make, one button each. */
@@ -134,8 +135,10 @@ export function ChangeRequestPage({ projectId, id }: { projectId: string; id: nu
                     />
                   ) : c.action === "addStrategy" || c.action === "updateStrategy" || c.action === "deleteStrategy" ? (
                     <StrategyChange key={c.id} action={c.action} payload={c.payload as Record<string, unknown>} now={env?.strategies} />
-                  ) : (
+                  ) : c.action === "updateEnabled" ? (
                     <EnabledDiff key={c.id} now={env?.enabled} proposed={(c.payload as { enabled: boolean }).enabled} />
+                  ) : (
+                    <FlagChange key={c.id} action={c.action} payload={c.payload} now={env?.strategies} />
                   ),
                 )}
               </section>
