@@ -166,8 +166,8 @@ test("a result has Unleash's fields: environments with their state, tags, segmen
     ],
     segments: ["sr-full-segment"],
     tags: [
-      { type: "simple", value: "alpha" },
-      { type: "simple", value: "beta" },
+      { type: "simple", value: "alpha", color: "#FFFFFF" },
+      { type: "simple", value: "beta", color: "#FFFFFF" },
     ],
     lifecycle: { stage: "pre-live", enteredStageAt: "2026-01-02T00:00:00.000Z" },
   });
@@ -264,8 +264,8 @@ test("tag: INCLUDE, INCLUDE_ANY_OF, INCLUDE_ALL_OF, DO_NOT_INCLUDE, EXCLUDE_IF_A
   assert.equal(await q("INCLUDE:team:a:b"), [teamX]);
   const res = await search({ project: `IS:${p}`, tag: "INCLUDE:simple:x" });
   assert.equal(res.json.features[0].tags, [
-    { type: "simple", value: "x" },
-    { type: "simple", value: "y" },
+    { type: "simple", value: "x", color: "#FFFFFF" },
+    { type: "simple", value: "y", color: "#FFFFFF" },
   ]);
 });
 

@@ -37,7 +37,8 @@ export interface FeatureSearchResult {
   dependencyType: "parent" | "child" | null;
   environments: FeatureSearchEnvironment[];
   segments: string[];
-  tags: { type: string; value: string }[];
+  /** `color` is the tag type's, as on a feature's tags. */
+  tags: { type: string; value: string; color: string | null }[];
   lifecycle?: { stage: string; status?: string; enteredStageAt: Date };
 }
 
@@ -121,7 +122,8 @@ function extrasOf(db: Kysely<Database>, names: string[]) {
       jsonArrayFrom(
         eb
           .selectFrom("feature_tags as t")
-          .select(["t.tag_type as type", "t.tag_value as value"])
+          .innerJoin("tag_types as tt", "tt.name", "t.tag_type")
+          .select(["t.tag_type as type", "t.tag_value as value", "tt.color"])
           .whereRef("t.feature_name", "=", "features.name")
           .orderBy("t.tag_type")
           .orderBy("t.tag_value"),
