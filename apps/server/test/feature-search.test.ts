@@ -369,6 +369,17 @@ test("archived: IS:true lists only archived flags, otherwise only the others; li
   assert.equal(await q({ lifecycle: "IS:pre-live", archived: "IS:true" }), []);
 });
 
+test("an archived flag is shown in its archived stage, entered when it was archived", async () => {
+  const p = await project("sr-arch-stage");
+  const gone = await feature(p, "sr-arch-stage-gone");
+  assert.is((await srv.call("DELETE", `/api/admin/projects/${p}/features/${gone}`, { headers: admin })).status, 202);
+  const [found] = (await search({ project: `IS:${p}`, archived: "IS:true" })).json.features;
+  assert.equal(found.lifecycle, { stage: "archived", enteredStageAt: found.archivedAt });
+  // Revived, it starts over in `initial`.
+  assert.is((await srv.call("POST", `/api/admin/archive/revive/${gone}`, { headers: admin })).status, 200);
+  assert.is((await search({ project: `IS:${p}` })).json.features[0].lifecycle.stage, "initial");
+});
+
 test("createdBy: the user who created the flag, by id; favorite: nobody has favourites", async () => {
   const p = await project("sr-by");
   const editor = await userWithRole(srv, "editor");

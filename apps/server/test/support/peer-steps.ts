@@ -28,7 +28,8 @@ type Step = (what: string, method: string, path: string, body: unknown, unleashS
  * A step where Vexil answers otherwise than Unleash 8.2 by a decision: both statuses as recorded,
  * each asserted (so a change on either side fails), and `reason`, which cites the section of docs/
  * that explains the decision (`docs/<file>.md#<heading>`, checked by `pnpm lint`). `bodies`, when
- * given, picks a part of each reply and records what each server answers there, also asserted.
+ * given, picks a part of each reply and records what each server answers there, also asserted;
+ * its `alike`, when given, picks what else of the two replies must be equal, as a step's `compare`.
  */
 type Differs = (
   what: string,
@@ -38,7 +39,7 @@ type Differs = (
   unleashStatus: number,
   vexilStatus: number,
   reason: string,
-  bodies?: { pick: (reply: Reply) => unknown; unleash: unknown; vexil: unknown },
+  bodies?: { pick: (reply: Reply) => unknown; unleash: unknown; vexil: unknown; alike?: (reply: Reply) => unknown },
 ) => void;
 
 /**
@@ -133,7 +134,11 @@ export async function peerSuite(title: string): Promise<PeerSuite | undefined> {
       const options = body === undefined ? {} : { body };
       const u = await peers.unleash.call(method, path, { ...options, headers: peers.unleash.admin });
       const v = await peers.vexil.call(method, path, { ...options, headers: peers.vexil.admin });
-      const asRecorded = !bodies || (same(bodies.pick(u), bodies.unleash) && same(bodies.pick(v), bodies.vexil));
+      const asRecorded =
+        !bodies ||
+        (same(bodies.pick(u), bodies.unleash) &&
+          same(bodies.pick(v), bodies.vexil) &&
+          (!bodies.alike || same(bodies.alike(v), bodies.alike(u))));
       rows.push({
         method,
         path,
@@ -148,6 +153,7 @@ export async function peerSuite(title: string): Promise<PeerSuite | undefined> {
       if (bodies) {
         assert.equal(bodies.pick(u), bodies.unleash, `Unleash's body: ${JSON.stringify(u.json)}`);
         assert.equal(bodies.pick(v), bodies.vexil, `Vexil's body: ${JSON.stringify(v.json)}`);
+        if (bodies.alike) assert.equal(bodies.alike(v), bodies.alike(u));
       }
     });
   };

@@ -78,7 +78,9 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
     const extra = extrasByName.get(row.name);
     const creator = extra?.creator;
     const creatorName = creator ? (creator.name ?? creator.username ?? creator.email ?? "unknown") : (extra?.created_by ?? "unknown");
-    const lifecycle = extra?.lifecycle;
+    // An archived flag is in `archived` from its archive on, read from the flag as on its lifecycle
+    // (docs/flag-model.md#lifecycle-and-last-seen); the stages before stay for the filters.
+    const lifecycle = row.archived_at ? { stage: "archived", status: null, entered_at: row.archived_at } : extra?.lifecycle;
     return {
       name: row.name,
       description: row.description,
