@@ -46,7 +46,7 @@ type Differs = (
  * A part of the served payload where the two servers differ by a decision: one feature (or one of
  * its fields) as each serves it after normalisation (`undefined`: not served), and why, citing docs/.
  */
-export interface PayloadDifference {
+interface PayloadDifference {
   feature: string;
   field?: string;
   unleash: unknown;
