@@ -166,8 +166,8 @@ test("a result has Unleash's fields: environments with their state, tags, segmen
     ],
     segments: ["sr-full-segment"],
     tags: [
-      { type: "simple", value: "alpha" },
-      { type: "simple", value: "beta" },
+      { type: "simple", value: "alpha", color: "#FFFFFF" },
+      { type: "simple", value: "beta", color: "#FFFFFF" },
     ],
     lifecycle: { stage: "pre-live", enteredStageAt: "2026-01-02T00:00:00.000Z" },
   });
@@ -264,8 +264,8 @@ test("tag: INCLUDE, INCLUDE_ANY_OF, INCLUDE_ALL_OF, DO_NOT_INCLUDE, EXCLUDE_IF_A
   assert.equal(await q("INCLUDE:team:a:b"), [teamX]);
   const res = await search({ project: `IS:${p}`, tag: "INCLUDE:simple:x" });
   assert.equal(res.json.features[0].tags, [
-    { type: "simple", value: "x" },
-    { type: "simple", value: "y" },
+    { type: "simple", value: "x", color: "#FFFFFF" },
+    { type: "simple", value: "y", color: "#FFFFFF" },
   ]);
 });
 
@@ -367,6 +367,17 @@ test("archived: IS:true lists only archived flags, otherwise only the others; li
   assert.equal(await q({ lifecycle: "IS:archived" }), [gone]);
   assert.equal(await q({ lifecycle: "IS_NOT:archived" }), [building, live]);
   assert.equal(await q({ lifecycle: "IS:pre-live", archived: "IS:true" }), []);
+});
+
+test("an archived flag is shown in its archived stage, entered when it was archived", async () => {
+  const p = await project("sr-arch-stage");
+  const gone = await feature(p, "sr-arch-stage-gone");
+  assert.is((await srv.call("DELETE", `/api/admin/projects/${p}/features/${gone}`, { headers: admin })).status, 202);
+  const [found] = (await search({ project: `IS:${p}`, archived: "IS:true" })).json.features;
+  assert.equal(found.lifecycle, { stage: "archived", enteredStageAt: found.archivedAt });
+  // Revived, it starts over in `initial`.
+  assert.is((await srv.call("POST", `/api/admin/archive/revive/${gone}`, { headers: admin })).status, 200);
+  assert.is((await search({ project: `IS:${p}` })).json.features[0].lifecycle.stage, "initial");
 });
 
 test("createdBy: the user who created the flag, by id; favorite: nobody has favourites", async () => {

@@ -37,7 +37,9 @@ const featureSearchResultSchema = z
     dependencyType: z.enum(["parent", "child"]).nullable(),
     environments: z.array(featureSearchEnvironmentSchema).meta({ description: "Every environment enabled in the feature's project" }),
     segments: z.array(z.string()).meta({ description: "Names of the segments its strategies use" }),
-    tags: z.array(z.object({ type: z.string(), value: z.string() })),
+    tags: z.array(
+      z.object({ type: z.string(), value: z.string(), color: z.string().nullable().meta({ description: "The tag type's colour" }) }),
+    ),
     lifecycle: z
       .object({ stage: z.string(), status: z.string().optional(), enteredStageAt: z.iso.datetime() })
       .optional()

@@ -37,7 +37,8 @@ export interface FeatureSearchResult {
   dependencyType: "parent" | "child" | null;
   environments: FeatureSearchEnvironment[];
   segments: string[];
-  tags: { type: string; value: string }[];
+  /** `color` is the tag type's, as on a feature's tags. */
+  tags: { type: string; value: string; color: string | null }[];
   lifecycle?: { stage: string; status?: string; enteredStageAt: Date };
 }
 
@@ -77,7 +78,9 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
     const extra = extrasByName.get(row.name);
     const creator = extra?.creator;
     const creatorName = creator ? (creator.name ?? creator.username ?? creator.email ?? "unknown") : (extra?.created_by ?? "unknown");
-    const lifecycle = extra?.lifecycle;
+    // An archived flag is in `archived` from its archive on, read from the flag as on its lifecycle
+    // (docs/flag-model.md#lifecycle-and-last-seen); the stages before stay for the filters.
+    const lifecycle = row.archived_at ? { stage: "archived", status: null, entered_at: row.archived_at } : extra?.lifecycle;
     return {
       name: row.name,
       description: row.description,
@@ -121,7 +124,8 @@ function extrasOf(db: Kysely<Database>, names: string[]) {
       jsonArrayFrom(
         eb
           .selectFrom("feature_tags as t")
-          .select(["t.tag_type as type", "t.tag_value as value"])
+          .innerJoin("tag_types as tt", "tt.name", "t.tag_type")
+          .select(["t.tag_type as type", "t.tag_value as value", "tt.color"])
           .whereRef("t.feature_name", "=", "features.name")
           .orderBy("t.tag_type")
           .orderBy("t.tag_value"),
