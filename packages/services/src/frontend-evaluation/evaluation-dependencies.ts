@@ -102,14 +102,15 @@ export function evaluationDependencies(set: ClientFeatureSet): EvaluationDepende
         if (decides(p.percentage)) draw(ALWAYS);
         break;
       case "flexibleRollout": {
+        // At 0% it holds for no one; at 100% for every context with a stickiness value (random and default always have one).
         const stickiness = p.stickiness || "default";
-        if (stickiness === "random") {
-          if (decides(p.rollout)) draw(ALWAYS);
-        } else if (stickiness === "default") {
+        if (!(Number(p.rollout) > 0)) break;
+        if (stickiness !== "random" && stickiness !== "default") reads.add(stickiness);
+        else if (!decides(p.rollout)) break;
+        else if (stickiness === "random") draw(ALWAYS);
+        else {
           for (const field of DEFAULT_ROLLOUT_FIELDS) reads.add(field);
-          if (decides(p.rollout)) draw({ fields: DEFAULT_ROLLOUT_FIELDS });
-        } else {
-          reads.add(stickiness);
+          draw({ fields: DEFAULT_ROLLOUT_FIELDS });
         }
         break;
       }
