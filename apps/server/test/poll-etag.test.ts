@@ -107,6 +107,19 @@ test("a changed flag gives a 200 with a new ETag", async () => {
   await until(async () => names(await get("?userId=carol")).length === 1, "the flag back on");
 });
 
+test("a change no answer can show (a strategy of a switched-off flag, a description) keeps the ETag", async () => {
+  await flag("poll", "poll.dormant");
+  await setup("POST", `${env("poll", "poll.dormant")}/off`);
+  const scope = { environment: "development", projects: ["poll"] };
+  const dormant = async () => (await srv.app.deps.servedFeatures.features(scope)).features.find((f) => f.name === "poll.dormant");
+  await until(async () => (await dormant())?.enabled === false, "the switched-off flag to be served");
+  const first = await get("?userId=alice");
+  await setup("POST", `${env("poll", "poll.dormant")}/strategies`, { name: "userWithId", parameters: { userIds: "alice" } });
+  await setup("PUT", "/api/admin/projects/poll/features/poll.dormant", { description: "not yet" });
+  await until(async () => (await dormant())?.description === "not yet", "the changes to be in the snapshot");
+  await notModified(() => get("?userId=alice", ifNoneMatch(browser, first)), first.headers.etag, "after changes no answer shows");
+});
+
 test("another token scope gives a 200 with a new ETag, even where it serves the same flags", async () => {
   const first = await get("?userId=alice");
   const wider = { ...(await token("frontend", ["poll", "empty"])), ...address };

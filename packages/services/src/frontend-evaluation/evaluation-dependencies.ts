@@ -20,7 +20,7 @@ export interface RandomDraw {
  * unless one of `draws` is made for that context.
  */
 export interface EvaluationDependencies {
-  /** A digest of everything the evaluator is built from. */
+  /** A digest of what the evaluator's answers can show of the snapshot (its flags that are on, whole; of the others their names). */
   readonly digest: string;
   /** Context names some switched-on flag reads (a constraint, a stickiness, an override, a strategy's own field), sorted. */
   readonly reads: readonly string[];
@@ -40,6 +40,23 @@ const decides = (percentage: string | undefined) => {
   const p = Number(percentage);
   return p >= 1 && p < 100;
 };
+
+/**
+ * The part of a snapshot that answers can show: a flag switched off is never evaluated (it answers
+ * by its name alone, and as a parent by its switch and whether it has parents of its own); its
+ * description, type, project and staleness are in no answer, nor a strategy's id, title and place
+ * (its order is kept); a segment counts where a flag that is on uses it.
+ */
+function evaluated(set: ClientFeatureSet): unknown {
+  const used = new Set<number>();
+  const features = set.features.map((f) => {
+    if (!f.enabled) return [f.name, false, f.dependencies ?? []];
+    for (const s of f.strategies) for (const id of s.segments ?? []) used.add(id);
+    const strategies = f.strategies.map((s) => [s.name, s.parameters, s.constraints, s.segments ?? [], s.variants]);
+    return [f.name, true, f.dependencies ?? [], f.impressionData, strategies, f.variants];
+  });
+  return [features, set.segments.filter((s) => used.has(s.id))];
+}
 
 /**
  * Walks what the SDK's evaluator reads, as `unleash-client` 6 evaluates: constraints (a date
@@ -127,9 +144,7 @@ export function evaluationDependencies(set: ClientFeatureSet): EvaluationDepende
     variants(feature.variants, feature.variants[0]?.stickiness);
   }
 
-  const digest = createHash("sha256")
-    .update(JSON.stringify({ features: set.features, segments: set.segments }))
-    .digest("base64url");
+  const digest = createHash("sha256").update(JSON.stringify(evaluated(set))).digest("base64url");
   return {
     digest,
     reads: [...reads].sort(),
