@@ -42,8 +42,10 @@ await project("empty");
 const address = { "x-forwarded-for": "198.51.100.1" };
 const browser = { ...(await token("frontend", ["poll"])), ...address };
 const get = (query: string, headers: Record<string, string> = browser) => srv.call("GET", `/api/frontend${query}`, { headers });
-const post = (context: unknown, headers: Record<string, string> = browser) => srv.call("POST", "/api/frontend", { headers, body: { context } });
-const bulk = (context: unknown, headers: Record<string, string>) => srv.call("POST", "/ofrep/v1/evaluate/flags", { headers, body: { context } });
+const post = (context: unknown, headers: Record<string, string> = browser) =>
+  srv.call("POST", "/api/frontend", { headers, body: { context } });
+const bulk = (context: unknown, headers: Record<string, string>) =>
+  srv.call("POST", "/ofrep/v1/evaluate/flags", { headers, body: { context } });
 const names = (res: Reply) => (res.json.toggles as { name: string }[]).map((t) => t.name);
 const ifNoneMatch = (headers: Record<string, string>, res: Reply) => ({ ...headers, "if-none-match": res.headers.etag as string });
 

@@ -54,38 +54,48 @@ const deterministic = set(
   [
     feature("by-user", [strategy("userWithId", { parameters: { userIds: "alice,bob" } })]),
     feature("by-plan", [
-      strategy("default", { constraints: [{ contextName: "plan", operator: "IN", values: ["pro"], inverted: false, caseInsensitive: false }] }),
+      strategy("default", {
+        constraints: [{ contextName: "plan", operator: "IN", values: ["pro"], inverted: false, caseInsensitive: false }],
+      }),
     ]),
     feature("by-tenant", [strategy("flexibleRollout", { parameters: { rollout: "50", stickiness: "tenant", groupId: "t" } })]),
     feature("by-address", [strategy("remoteAddress", { parameters: { IPs: "192.0.2.0/24" } })]),
     feature("by-segment", [strategy("default", { segments: [7] })]),
-    feature(
-      "split",
-      [strategy("flexibleRollout", { parameters: { rollout: "100", stickiness: "default", groupId: "s" } })],
-      {
-        variants: [
-          { ...variant("a", "userId"), overrides: [{ contextName: "country", values: ["NO"] }] },
-          variant("b", "userId"),
-        ],
-      },
-    ),
+    feature("split", [strategy("flexibleRollout", { parameters: { rollout: "100", stickiness: "default", groupId: "s" } })], {
+      variants: [{ ...variant("a", "userId"), overrides: [{ contextName: "country", values: ["NO"] }] }, variant("b", "userId")],
+    }),
     feature("launch", [
       strategy("default", {
-        constraints: [{ contextName: "currentTime", operator: "DATE_AFTER", value: iso(NOW + DAY), inverted: false, caseInsensitive: false }],
+        constraints: [
+          { contextName: "currentTime", operator: "DATE_AFTER", value: iso(NOW + DAY), inverted: false, caseInsensitive: false },
+        ],
       }),
     ]),
-    feature("child", [], { dependencies: [{ feature: "by-user", enabled: true }] }),
+    feature("child", [], { dependencies: [{ feature: "by-user", enabled: true, variants: [] }] }),
     feature("custom", [strategy("myOwnStrategy")]),
     feature("off", [strategy("gradualRolloutRandom", { parameters: { percentage: "50" } })], { enabled: false }),
   ],
-  [{ id: 7, name: "europe", constraints: [{ contextName: "region", operator: "IN", values: ["eu"], inverted: false, caseInsensitive: false }] }],
+  [
+    {
+      id: 7,
+      name: "europe",
+      constraints: [{ contextName: "region", operator: "IN", values: ["eu"], inverted: false, caseInsensitive: false }],
+    },
+  ],
 );
 
 const contexts: FrontendContext[] = [];
+const propertySets: (Record<string, string> | undefined)[] = [
+  undefined,
+  { plan: "pro" },
+  { plan: "free", tenant: "t1" },
+  { region: "eu", colour: "red" },
+  { country: "NO" },
+];
 for (const userId of [undefined, "alice", "carol"])
   for (const sessionId of [undefined, "s1"])
     for (const remoteAddress of [undefined, "192.0.2.4", "198.51.100.1"])
-      for (const properties of [undefined, { plan: "pro" }, { plan: "free", tenant: "t1" }, { region: "eu", colour: "red" }, { country: "NO" }])
+      for (const properties of propertySets)
         for (const currentTime of [undefined, iso(NOW + 2 * DAY), iso(NOW + DAY / 2)])
           contexts.push({
             ...(userId ? { userId } : {}),

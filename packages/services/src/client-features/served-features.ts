@@ -17,7 +17,7 @@ export interface ClientScope {
 }
 
 /** What the frontend API and OFREP answer from, per snapshot of a scope. */
-export interface FrontendSnapshot {
+interface FrontendSnapshot {
   /** What the answers depend on besides the context, found once per snapshot. */
   readonly dependencies: EvaluationDependencies;
   /** The evaluator, built at the snapshot's first evaluation. */

@@ -144,7 +144,9 @@ export function evaluationDependencies(set: ClientFeatureSet): EvaluationDepende
     variants(feature.variants, feature.variants[0]?.stickiness);
   }
 
-  const digest = createHash("sha256").update(JSON.stringify(evaluated(set))).digest("base64url");
+  const digest = createHash("sha256")
+    .update(JSON.stringify(evaluated(set)))
+    .digest("base64url");
   return {
     digest,
     reads: [...reads].sort(),

@@ -31,7 +31,12 @@ function timeBucket(boundaries: readonly number[], at: number): string {
  * of (the route's kind of body, the token's scope). Undefined when evaluation would draw at random
  * for this context: only the answer itself can then say whether it changed.
  */
-export function pollEtag(dependencies: EvaluationDependencies, context: FrontendContext, about: string, now = Date.now()): string | undefined {
+export function pollEtag(
+  dependencies: EvaluationDependencies,
+  context: FrontendContext,
+  about: string,
+  now = Date.now(),
+): string | undefined {
   const seen = sdkContext(context) as unknown as SeenContext;
   for (const draw of dependencies.draws) if (drawn(draw, seen)) return undefined;
   const parts: unknown[] = [dependencies.digest, about];
