@@ -62,11 +62,11 @@ export interface FrontendEvaluator {
 
 // What the SDK's Unleash object puts under every context when it is built with defaults (as in Unleash: the
 // frontend API builds it with appName "frontend-api").
-const STATIC_CONTEXT = { appName: "frontend-api", environment: "default" };
+export const CONTEXT_DEFAULTS: Readonly<Record<string, string>> = { appName: "frontend-api", environment: "default" };
 
 /** The context as the evaluator reads it: the defaults under it, empty fields absent, properties as given. */
-export function sdkContext(context: FrontendContext): SdkContext {
-  const out: Record<string, unknown> = { ...STATIC_CONTEXT, properties: { ...context.properties } };
+function sdkContext(context: FrontendContext): SdkContext {
+  const out: Record<string, unknown> = { ...CONTEXT_DEFAULTS, properties: { ...context.properties } };
   for (const field of CONTEXT_FIELDS) {
     // The SDK reads currentTime through `new Date(...)`, so the text it was sent as is what it needs.
     if (context[field]) out[field] = context[field];

@@ -1,17 +1,32 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { EvaluationDependencies, RandomDraw } from "./evaluation-dependencies.ts";
-import type { FrontendContext } from "./frontend-context.ts";
-import { sdkContext } from "./frontend-evaluator.ts";
+import { CONTEXT_FIELDS, type FrontendContext } from "./frontend-context.ts";
+import { CONTEXT_DEFAULTS } from "./frontend-evaluator.ts";
 
-type SeenContext = Record<string, unknown> & { properties?: Record<string, unknown> };
+type Field = (typeof CONTEXT_FIELDS)[number];
+const FIELDS: ReadonlySet<string> = new Set(CONTEXT_FIELDS);
+const NO_PROPERTIES: Record<string, string> = {};
 
-const own = (record: Record<string, unknown> | undefined, name: string) => (record && Object.hasOwn(record, name) ? record[name] : null);
+/**
+ * A value at the top of the context as the evaluator reads it (as frontend-evaluator builds it: a
+ * field given, else its default; the properties), read without building that context per poll.
+ */
+function topLevel(context: FrontendContext, name: string): unknown {
+  if (FIELDS.has(name)) return context[name as Field] || (Object.hasOwn(CONTEXT_DEFAULTS, name) ? CONTEXT_DEFAULTS[name] : undefined);
+  return name === "properties" ? (context.properties ?? NO_PROPERTIES) : undefined;
+}
 
 /** Whether the evaluator would draw for this context, as the SDK decides it. */
-function drawn(draw: RandomDraw, seen: SeenContext): boolean {
-  if (draw.fields) return !draw.fields.some((field) => typeof seen[field] === "string" && seen[field] !== "");
+function drawn(draw: RandomDraw, context: FrontendContext): boolean {
+  if (draw.fields) {
+    return !draw.fields.some((field) => {
+      const value = topLevel(context, field);
+      return typeof value === "string" && value !== "";
+    });
+  }
   if (draw.name !== undefined) {
-    const value = seen[draw.name] ?? seen.properties?.[draw.name];
+    // A constraint's reading: the top first, then the properties (inherited names included, as the SDK's lookup finds them).
+    const value = topLevel(context, draw.name) ?? (context.properties ?? NO_PROPERTIES)[draw.name];
     return value === undefined || value === null || String(value) === "";
   }
   return true;
@@ -37,18 +52,20 @@ export function pollEtag(
   about: string,
   now = Date.now(),
 ): string | undefined {
-  const seen = sdkContext(context) as unknown as SeenContext;
-  for (const draw of dependencies.draws) if (drawn(draw, seen)) return undefined;
+  for (const draw of dependencies.draws) if (drawn(draw, context)) return undefined;
+  const properties = context.properties ?? NO_PROPERTIES;
   const parts: unknown[] = [dependencies.digest, about];
-  for (const name of dependencies.reads) parts.push(name, own(seen, name), own(seen.properties, name));
-  if (dependencies.dateBoundaries.length > 0) {
-    const at = typeof seen.currentTime === "string" ? new Date(seen.currentTime).getTime() : now;
-    parts.push(timeBucket(dependencies.dateBoundaries, at));
+  for (const name of dependencies.reads) {
+    parts.push(name, topLevel(context, name) ?? null, Object.hasOwn(properties, name) ? properties[name] : null);
   }
-  return `"${createHash("sha256").update(JSON.stringify(parts)).digest("base64url").slice(0, 27)}"`;
+  if (dependencies.dateBoundaries.length > 0) {
+    const currentTime = context.currentTime;
+    parts.push(timeBucket(dependencies.dateBoundaries, currentTime ? new Date(currentTime).getTime() : now));
+  }
+  return `"${hash("sha256", JSON.stringify(parts), "base64url").slice(0, 27)}"`;
 }
 
 /** The ETag of an answer that only its bytes can describe (a drawn one): a digest of them. */
 export function bodyEtag(body: Buffer): string {
-  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  return `"${hash("sha256", body, "base64url").slice(0, 27)}"`;
 }
