@@ -4,7 +4,7 @@ import { etagMatches } from "./etag-match.ts";
 
 /** The part of a poll ETag that names the route's kind of answer and the token's scope (docs/sdk-protocols.md#poll-etags). */
 export const pollAbout = (kind: string, scope: ClientScope, ...more: string[]) =>
-  [kind, scope.environment, scope.projects.join(","), ...more].join("\u0000");
+  [kind, scope.environment, scope.projects.join("\u0001"), ...more].join("\u0000");
 
 /**
  * Answers a browser's poll of an evaluated body (docs/sdk-protocols.md#poll-etags): with the ETag
