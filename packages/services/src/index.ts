@@ -108,6 +108,7 @@ export {
   frontendContextSchema,
 } from "./frontend-evaluation/frontend-context.ts";
 export type { FrontendToggle } from "./frontend-evaluation/frontend-evaluator.ts";
+export { bodyEtag, pollEtag } from "./frontend-evaluation/poll-etag.ts";
 export type { ClientDeltaEvent, HydrationEvent } from "./client-streaming/client-delta-event.ts";
 export {
   type ClientFeatureUpdate,

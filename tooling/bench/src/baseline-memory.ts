@@ -44,6 +44,9 @@ setClientFeatures(bodies.clientFeatures ?? "{}", bodies.clientEtag ?? '""');
 // The frontend API's answer for one context; bench.ts sets it before the frontend scenario.
 let frontend: Reply = json(200, bodies.frontend ?? '{"toggles":[]}');
 const missing = json(404, '{"name":"NotFoundError"}');
+// The repeated poll of the frontend scenario: its method, path and the ETag the server answered; a request that sends it back is a 304.
+let poll = { method: "", path: "", etag: "" };
+let pollNotModified: Reply = json(304, "");
 
 const server = createServer((req, res) => {
   const url = req.url ?? "/";
@@ -59,6 +62,7 @@ const server = createServer((req, res) => {
         : /\bgzip\b/.test(req.headers["accept-encoding"] ?? "")
           ? clientFeaturesGzip
           : clientFeatures;
+  else if (req.method === poll.method && url === poll.path && req.headers["if-none-match"] === poll.etag) reply = pollNotModified;
   else if (req.method === "GET" && url.startsWith("/api/frontend")) reply = frontend;
   if (req.method === "PUT" && url === "/bench/client-features") {
     const chunks: Buffer[] = [];
@@ -66,6 +70,17 @@ const server = createServer((req, res) => {
     req.on("end", () => {
       const { body, etag } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { body: string; etag: string };
       setClientFeatures(body, etag);
+      res.writeHead(204);
+      res.end();
+    });
+    return;
+  }
+  if (req.method === "PUT" && url === "/bench/poll") {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      poll = JSON.parse(Buffer.concat(chunks).toString("utf8")) as typeof poll;
+      pollNotModified = { status: 304, body: Buffer.alloc(0), headers: { etag: poll.etag } };
       res.writeHead(204);
       res.end();
     });

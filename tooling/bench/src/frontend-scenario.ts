@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type pg from "pg";
 import { FRONTEND_PROJECT, FRONTEND_QUERY, seedFrontendFlags } from "./frontend-flags.ts";
+import { type FrontendPollResult, runFrontendPolls } from "./frontend-polls.ts";
 import type { LoadSpec } from "./load.ts";
 import type { Target } from "./processes.ts";
 import { type Measured, medianOf, type Row } from "./report.ts";
@@ -27,8 +28,14 @@ interface FrontendScenarioOptions {
   durationS: number;
   warmupS: number;
   /** Every round's measurement of each target, taken in turns. */
-  sampleInTurns(targets: Target[], spec: LoadSpec): Promise<Measured[][]>;
-  api(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ text: string; json: any }>;
+  sampleInTurns(targets: Target[], spec: LoadSpec | ((target: Target) => LoadSpec)): Promise<Measured[][]>;
+  api(
+    base: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ): Promise<{ text: string; json: any; headers: Headers }>;
   log(line: string): void;
 }
 
@@ -38,6 +45,8 @@ export interface FrontendResult {
   sdkSetsPerS: number;
   /** Every round's measurement of the server and, in the before/after mode, of the before server. */
   rounds: { after: Measured[]; before?: Measured[] };
+  /** The repeated polls (frontend API and OFREP bulk), each a 304 from the poll ETag. */
+  polls: FrontendPollResult[];
 }
 
 /**
@@ -75,6 +84,7 @@ export async function runFrontendScenario(o: FrontendScenarioOptions): Promise<F
   const [server, ...others] = await o.sampleInTurns(o.before ? [o.server, o.before, o.memory] : [o.server, o.memory], spec);
   const before = o.before ? others.shift() : undefined;
   const memory = others[0] as Measured[];
+  const polls = await runFrontendPolls({ ...o, headers });
   o.log(`baseline (c): the SDK evaluating the same flags in process, ${o.rounds} times`);
   const sdkSamples: number[] = [];
   for (let round = 0; round < o.rounds; round++) {
@@ -95,5 +105,6 @@ export async function runFrontendScenario(o: FrontendScenarioOptions): Promise<F
     row: { scenario: "GET frontend API", features: o.flags, server: medianOf(server as Measured[]), memory: medianOf(memory) },
     sdkSetsPerS,
     rounds: { after: server as Measured[], ...(before ? { before } : {}) },
+    polls,
   };
 }

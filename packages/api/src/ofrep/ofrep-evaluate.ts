@@ -15,7 +15,7 @@ import type { ProtectedContext } from "../context.ts";
  * add some. A browser's provider (a frontend token) is the frontend API's caller: without a
  * `remoteAddress` the request's own address stands in; a server's is given nothing.
  */
-function requestContext(ctx: ProtectedContext, body: unknown): FrontendContext {
+export function ofrepRequestContext(ctx: ProtectedContext, body: unknown): FrontendContext {
   if (body !== undefined && (body === null || typeof body !== "object" || Array.isArray(body))) {
     throw new ValidationError('The request body must be a JSON object, {"context": {...}}.', [{ path: "", message: "expected an object" }]);
   }
@@ -26,7 +26,7 @@ function requestContext(ctx: ProtectedContext, body: unknown): FrontendContext {
 
 /** One flag of the token's scope for the body's context, by the frontend API's evaluator; a flag outside the scope is FLAG_NOT_FOUND. */
 export async function ofrepFlag(ctx: ProtectedContext, key: string, body: unknown): Promise<OfrepEvaluation> {
-  const context = requestContext(ctx, body);
+  const context = ofrepRequestContext(ctx, body);
   const evaluator = await ctx.deps.servedFeatures.frontendEvaluator(clientScope(ctx.principal));
   const flag = evaluator.evaluateFlag(key, context);
   if (!flag) throw new NotFoundError(`There is no flag "${key}" for this token.`);
@@ -35,7 +35,7 @@ export async function ofrepFlag(ctx: ProtectedContext, key: string, body: unknow
 
 /** Every flag of the token's scope for the body's context, on or off. */
 export async function ofrepFlags(ctx: ProtectedContext, body: unknown): Promise<OfrepEvaluation[]> {
-  const context = requestContext(ctx, body);
+  const context = ofrepRequestContext(ctx, body);
   const evaluator = await ctx.deps.servedFeatures.frontendEvaluator(clientScope(ctx.principal));
   return evaluator.evaluateEvery(context).map(ofrepEvaluation);
 }

@@ -1,10 +1,11 @@
-import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
+import { ofrepEvaluation, pollEtag } from "@vexil/services";
+import { clientScope } from "../client-scope.ts";
 import type { ProtectedContext } from "../context.ts";
-import { etagMatches } from "../etag-match.ts";
+import { answerPoll, pollAbout } from "../poll-answer.ts";
 import type { RawHandler } from "../trpc.ts";
-import { ofrepFlags } from "./ofrep-evaluate.ts";
+import { ofrepRequestContext } from "./ofrep-evaluate.ts";
 import { ofrepStreamTicket } from "./ofrep-stream-ticket.ts";
 
 /** The origin the caller reached: its Host, and the scheme a proxy says it was asked in (the answer goes back to that caller only). */
@@ -27,19 +28,17 @@ function eventStreams(req: IncomingMessage, ctx: ProtectedContext): { type: "sse
 
 /**
  * `POST /ofrep/v1/evaluate/flags` over REST (docs/sdk-protocols.md#ofrep): every flag of the
- * token's scope for the context, with `eventStreams`; the ETag is a digest of the answer, so it
- * changes with the flags and with the context, and a matching If-None-Match is a 304.
+ * token's scope for the context, with `eventStreams`. The ETag is the poll ETag
+ * (docs/sdk-protocols.md#poll-etags), so a matching If-None-Match is a 304 before anything is evaluated.
  */
 export const handleOfrepFlags: RawHandler = async (req, res, ctx, { body }) => {
-  const flags = await ofrepFlags(ctx, body);
+  const context = ofrepRequestContext(ctx, body);
+  const scope = clientScope(ctx.principal);
+  const snapshot = await ctx.deps.servedFeatures.frontend(scope);
   const streams = eventStreams(req, ctx);
-  const payload = Buffer.from(JSON.stringify(streams.length ? { flags, eventStreams: streams } : { flags }));
-  const etag = `"${createHash("sha256").update(payload).digest("base64url").slice(0, 27)}"`;
-  if (etagMatches(req.headers["if-none-match"], etag)) {
-    res.writeHead(304, { etag });
-    res.end();
-    return;
-  }
-  res.writeHead(200, { etag, "content-type": "application/json; charset=utf-8", "content-length": payload.length });
-  res.end(payload);
+  const etag = pollEtag(snapshot.dependencies, context, pollAbout("ofrep", scope, JSON.stringify(streams)));
+  answerPoll(req, res, etag, () => {
+    const flags = snapshot.evaluator().evaluateEvery(context).map(ofrepEvaluation);
+    return Buffer.from(JSON.stringify(streams.length ? { flags, eventStreams: streams } : { flags }));
+  });
 };

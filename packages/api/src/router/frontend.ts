@@ -8,7 +8,7 @@ import { protectedProcedure } from "../trpc.ts";
 
 const tags = ["Frontend API"];
 const description =
-  "Only the flags that are on for the context, each with its variant, evaluated by the Node SDK's own evaluator exactly as an SDK would. Without a remoteAddress the request's address is used. Every 200 carries an ETag; a matching If-None-Match is a 304 with no body. Takes a frontend token (an admin token is served the development environment).";
+  "Only the flags that are on for the context, each with its variant, evaluated by the Node SDK's own evaluator exactly as an SDK would. Without a remoteAddress the request's address is used. Every 200 carries an ETag made from what the answer depends on (the flags, the token's scope, the context's values that evaluation reads); a matching If-None-Match is a 304 with no body, answered without evaluating. Takes a frontend token (an admin token is served the development environment).";
 
 // Over REST the raw handlers answer ETags and 304s (and read `properties[name]` from the query); over tRPC the procedures answer the toggles.
 export const frontendRouter = {

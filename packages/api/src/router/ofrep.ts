@@ -38,7 +38,7 @@ export const ofrepRouter = {
         path: "/ofrep/v1/evaluate/flags",
         tags,
         summary: "Every flag of the token's scope evaluated for an OpenFeature context (OFREP, browser providers)",
-        description: `Every 200 carries an ETag (a digest of the answer); a matching If-None-Match is a 304. \`eventStreams\` names an SSE URL that sends refetchEvaluation when the token's flags change. ${tokens}`,
+        description: `Every 200 carries an ETag made from what the answer depends on (the flags, the token's scope, the context's values that evaluation reads); a matching If-None-Match is a 304, answered without evaluating. \`eventStreams\` names an SSE URL that sends refetchEvaluation when the token's flags change. ${tokens}`,
       },
       access: "sdk",
       raw: { serve: handleOfrepFlags, notModified: true, ...failures },

@@ -1,6 +1,7 @@
 import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
 import { type ClientScopeHub, createClientScopeHub, DEFAULT_HISTORY } from "../client-streaming/client-scope-hub.ts";
+import { type EvaluationDependencies, evaluationDependencies } from "../frontend-evaluation/evaluation-dependencies.ts";
 import { createFrontendEvaluator, type FrontendEvaluator } from "../frontend-evaluation/frontend-evaluator.ts";
 import type { ClientFeatureSet } from "./client-feature.ts";
 import { loadClientFeatures } from "./load-client-features.ts";
@@ -15,6 +16,14 @@ export interface ClientScope {
   projects: string[];
 }
 
+/** What the frontend API and OFREP answer from, per snapshot of a scope. */
+interface FrontendSnapshot {
+  /** What the answers depend on besides the context, found once per snapshot. */
+  readonly dependencies: EvaluationDependencies;
+  /** The evaluator, built at the snapshot's first evaluation. */
+  evaluator(): FrontendEvaluator;
+}
+
 /**
  * What SDKs are served, the one read model of the client, delta, streaming and frontend APIs. Fed
  * by the flag-change notifications (invalidate, suspend, resume), whichever instance made the change.
@@ -26,6 +35,8 @@ export interface ServedFeatures {
   rendered(scope: ClientScope, query: ClientFeaturesQuery): Promise<RenderedClientFeatures>;
   /** The frontend API's evaluator over a scope's snapshot, built once per snapshot. */
   frontendEvaluator(scope: ClientScope): Promise<FrontendEvaluator>;
+  /** A scope's snapshot as the frontend API and OFREP answer from it: its dependencies, and its evaluator when needed. */
+  frontend(scope: ClientScope): Promise<FrontendSnapshot>;
   /** A scope's revisions, for delta polls and streams. */
   hub(scope: ClientScope): ClientScopeHub;
   /** Something served changed (on this instance or another): scopes with streams send it now, the others reload when next asked. */
@@ -38,6 +49,8 @@ export interface ServedFeatures {
   readonly size: number;
   /** Streams subscribed to any scope (SDK streaming, delta streams), for monitoring. */
   readonly streams: number;
+  /** Contexts evaluated since the start (frontend API and OFREP), for monitoring: a 304 from the poll ETag evaluates none. */
+  readonly evaluations: number;
 }
 
 export interface ServedFeaturesOptions {
@@ -56,7 +69,7 @@ const MAX_RENDERINGS = 64;
 /** What is computed from one snapshot, and forgotten with it. */
 interface Derived {
   rendered: Map<string, RenderedClientFeatures>;
-  evaluator?: FrontendEvaluator;
+  frontend?: FrontendSnapshot;
 }
 
 /**
@@ -69,6 +82,10 @@ export function createServedFeatures(db: Kysely<Database>, options: ServedFeatur
   const derived = new WeakMap<ClientFeatureSet, Derived>();
   const maxIdle = options.maxIdleScopes ?? DEFAULT_IDLE_SCOPES;
   let suspended = true;
+  let evaluations = 0;
+  const evaluated = () => {
+    evaluations++;
+  };
 
   const refresh = (hub: ClientScopeHub) => {
     if (hub.subscribers > 0) hub.refresh().catch(options.onError);
@@ -119,6 +136,17 @@ export function createServedFeatures(db: Kysely<Database>, options: ServedFeatur
     return { set, derived: found };
   };
 
+  const frontendOf = ({ set, derived }: { set: ClientFeatureSet; derived: Derived }): FrontendSnapshot => {
+    if (!derived.frontend) {
+      let evaluator: FrontendEvaluator | undefined;
+      derived.frontend = {
+        dependencies: evaluationDependencies(set),
+        evaluator: () => (evaluator ??= createFrontendEvaluator(set, evaluated)),
+      };
+    }
+    return derived.frontend;
+  };
+
   /** `answer` of the scope's current snapshot; without a promise to wait for when the snapshot is fresh (most SDK polls). */
   const fromSnapshot = <T>(scope: ClientScope, answer: (snapshot: { set: ClientFeatureSet; derived: Derived }) => T): Promise<T> => {
     const hub = hubFor(scope);
@@ -145,11 +173,8 @@ export function createServedFeatures(db: Kysely<Database>, options: ServedFeatur
         }
         return rendered;
       }),
-    frontendEvaluator: (scope) =>
-      fromSnapshot(scope, ({ set, derived }) => {
-        derived.evaluator ??= createFrontendEvaluator(set);
-        return derived.evaluator;
-      }),
+    frontendEvaluator: (scope) => fromSnapshot(scope, (snapshot) => frontendOf(snapshot).evaluator()),
+    frontend: (scope) => fromSnapshot(scope, frontendOf),
     hub: hubFor,
     invalidate() {
       for (const { hub } of hubs.values()) refresh(hub);
@@ -169,6 +194,9 @@ export function createServedFeatures(db: Kysely<Database>, options: ServedFeatur
       let open = 0;
       for (const { hub } of hubs.values()) open += hub.subscribers;
       return open;
+    },
+    get evaluations() {
+      return evaluations;
     },
   };
 }

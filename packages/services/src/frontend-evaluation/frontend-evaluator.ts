@@ -15,6 +15,9 @@ const requireSdk = createRequire(import.meta.url);
 const { default: UnleashClient } = requireSdk("unleash-client/lib/client.js") as { default: typeof UnleashClientClass };
 const { defaultStrategies } = requireSdk("unleash-client/lib/strategy/index.js") as { defaultStrategies: Strategy[] };
 
+/** The strategies the SDK's evaluator knows; it skips any other as one that does not hold. */
+export const SDK_STRATEGY_NAMES: ReadonlySet<string> = new Set(defaultStrategies.map((s) => s.name));
+
 /** A variant as the frontend API answers it (as in Unleash). */
 interface FrontendVariant {
   name: string;
@@ -59,10 +62,11 @@ export interface FrontendEvaluator {
 
 // What the SDK's Unleash object puts under every context when it is built with defaults (as in Unleash: the
 // frontend API builds it with appName "frontend-api").
-const STATIC_CONTEXT = { appName: "frontend-api", environment: "default" };
+export const CONTEXT_DEFAULTS: Readonly<Record<string, string>> = { appName: "frontend-api", environment: "default" };
 
+/** The context as the evaluator reads it: the defaults under it, empty fields absent, properties as given. */
 function sdkContext(context: FrontendContext): SdkContext {
-  const out: Record<string, unknown> = { ...STATIC_CONTEXT, properties: { ...context.properties } };
+  const out: Record<string, unknown> = { ...CONTEXT_DEFAULTS, properties: { ...context.properties } };
   for (const field of CONTEXT_FIELDS) {
     // The SDK reads currentTime through `new Date(...)`, so the text it was sent as is what it needs.
     if (context[field]) out[field] = context[field];
@@ -73,8 +77,9 @@ function sdkContext(context: FrontendContext): SdkContext {
 /**
  * Builds the SDK's evaluator over one snapshot. It reads the features as an SDK that polled the
  * client API would have parsed them (segments by id), so evaluating here is evaluating there.
+ * `evaluated` is told of every evaluation for a context (one call of the three), for monitoring.
  */
-export function createFrontendEvaluator(set: ClientFeatureSet): FrontendEvaluator {
+export function createFrontendEvaluator(set: ClientFeatureSet, evaluated: () => void = () => {}): FrontendEvaluator {
   const served = JSON.parse(JSON.stringify({ features: set.features, segments: set.segments })) as {
     features: FeatureInterface[];
     segments: Segment[];
@@ -115,6 +120,7 @@ export function createFrontendEvaluator(set: ClientFeatureSet): FrontendEvaluato
 
   return {
     evaluate(context) {
+      evaluated();
       const ctx = sdkContext(context);
       const on: FrontendToggle[] = [];
       for (const feature of candidates) {
@@ -137,10 +143,12 @@ export function createFrontendEvaluator(set: ClientFeatureSet): FrontendEvaluato
       return on;
     },
     evaluateFlag(name, context) {
+      evaluated();
       const feature = toggles.get(name);
       return feature ? evaluateFeature(feature, sdkContext(context)) : undefined;
     },
     evaluateEvery(context) {
+      evaluated();
       const ctx = sdkContext(context);
       return served.features.map((feature) => evaluateFeature(feature, ctx));
     },
