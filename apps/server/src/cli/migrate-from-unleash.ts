@@ -2,7 +2,7 @@ import { loadConfig } from "../config.ts";
 import { type Command, parseFlags, required, UsageError } from "./command.ts";
 import { describeDatabase, openMigratedDatabase } from "./open-database.ts";
 import { copyUnleashState, type MigrationReport } from "./unleash-migration/copy-unleash-state.ts";
-import { notCopied } from "./unleash-migration/not-copied.ts";
+import { notCopied, plural } from "./unleash-migration/not-copied.ts";
 import { readUnleash } from "./unleash-migration/read-unleash.ts";
 import { unleashAdminClient } from "./unleash-migration/unleash-admin-client.ts";
 
@@ -45,10 +45,15 @@ More: docs/migrate-from-unleash.md.`,
     terminal.progress(`Reading Unleash at ${url}...`);
     const state = await readUnleash(unleashAdminClient(url, token), terminal.progress);
     const flagCount = new Set(state.documents.flatMap((d) => d.data.features.map((f) => (f as { name: string }).name))).size;
-    terminal.print(
-      `Unleash ${state.version} at ${url}: ${state.projects.length} projects, ${state.environments.length} environments, ` +
-        `${state.segments.length} segments, ${state.customStrategies.length} custom strategy types, ${state.tagTypes.length} tag types, ${flagCount} live flags.`,
-    );
+    const counts = [
+      plural(state.projects.length, "project"),
+      plural(state.environments.length, "environment"),
+      plural(state.segments.length, "segment"),
+      plural(state.customStrategies.length, "custom strategy type"),
+      plural(state.tagTypes.length, "tag type"),
+      plural(flagCount, "live flag"),
+    ];
+    terminal.print(`Unleash ${state.version} at ${url}: ${counts.join(", ")}.`);
 
     const db = await openMigratedDatabase(config, terminal);
     let report: MigrationReport;

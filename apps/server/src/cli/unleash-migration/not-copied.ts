@@ -1,6 +1,6 @@
 import type { UnleashState } from "./read-unleash.ts";
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * What the migration leaves in Unleash, each with why (docs/migrate-from-unleash.md#what-is-not-copied):
