@@ -156,3 +156,4 @@ export {
 } from "./features-batch/features-batch-document.ts";
 export { exportFeatures } from "./features-batch/export-features.ts";
 export { importFeatures, validateImport } from "./features-batch/import-features.ts";
+export { inSavepoint } from "./transactions/in-savepoint.ts";

@@ -14,6 +14,7 @@ import {
   enableEnvironmentInProject,
   exportFeatures,
   importFeatures,
+  inSavepoint,
   loadClientFeatures,
   NoAccessError,
   NotFoundError,
@@ -232,6 +233,34 @@ test("an admin token cannot import (Unleash's rule); an environment with change 
   assert.is(gated.permission, "SKIP_CHANGE_REQUEST");
   const admin: Principal = { kind: "user", userId: 1, username: "admin", rootRole: 1, via: "session" };
   assert.ok((await importFeatures(target.kysely, admin, body)).length > 0);
+});
+
+test("behind a savepoint, a refused import undoes only itself and the caller's transaction goes on", async () => {
+  const flag = (name: string, strategy: string) => ({
+    project: "default",
+    environment: "development",
+    data: { features: [{ name }], featureStrategies: [{ name: strategy, featureName: name }], tagTypes: [] },
+  });
+  await target.write(async (trx) => {
+    await rejects(
+      inSavepoint(trx, (step) => importFeatures(step, null, flag("savepoint-refused", "no-such-strategy"))),
+      ValidationError,
+    );
+    // A refusal after a write of the same import: the savepoint undoes the write too.
+    await rejects(
+      inSavepoint(trx, async (step) => {
+        await importFeatures(step, null, flag("savepoint-half", "default"));
+        await importFeatures(step, null, flag("savepoint-half-2", "no-such-strategy"));
+      }),
+      ValidationError,
+    );
+    assert.equal(await inSavepoint(trx, (step) => importFeatures(step, null, flag("savepoint-kept", "default"))), [
+      "created feature savepoint-kept",
+      "replaced the strategies of savepoint-kept in development",
+    ]);
+  });
+  const stored = await target.kysely.selectFrom("features").select("name").where("name", "like", "savepoint-%").execute();
+  assert.equal(stored, [{ name: "savepoint-kept" }]);
 });
 
 test.after(async () => {

@@ -89,6 +89,7 @@ More: docs/migrate-from-unleash.md.`,
       for (const line of report.leftAsIs) terminal.print(`  ${line}`);
     }
     terminal.print("Not copied:");
+    for (const line of report.refused) terminal.print(`  refused by Vexil's rules: ${line}`);
     for (const line of notCopied(state)) terminal.print(`  ${line}`);
     if (dryRun) terminal.print("Dry run: nothing was changed.");
   },

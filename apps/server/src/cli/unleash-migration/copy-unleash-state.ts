@@ -6,8 +6,10 @@ import {
   createSegment,
   createStrategyType,
   createTagType,
+  DomainError,
   enableEnvironmentInProject,
   importFeatures,
+  inSavepoint,
   listEnvironments,
   listProjects,
   listSegments,
@@ -24,6 +26,8 @@ import type { UnleashState } from "./read-unleash.ts";
 export interface MigrationReport {
   changes: string[];
   leftAsIs: string[];
+  /** Flags of one project and environment that a rule of Vexil refused, with why: left out, the rest copied. */
+  refused: string[];
 }
 
 /** JSON with object keys sorted, so that equal values compare equal whatever order their keys came in. */
@@ -128,15 +132,55 @@ export async function copyUnleashState(trx: Transaction<Database>, state: Unleas
     }
   }
 
+  const refused: string[] = [];
   for (const document of state.documents) {
-    const flagChanges = await importFeatures(trx, null, { ...document, data: withoutLinks(document.data) }).catch((error: unknown) => {
-      // Say which of the documents was refused; the message is the rule's.
-      if (error instanceof Error) error.message = `the flags of ${document.project} in ${document.environment}: ${error.message}`;
-      throw error;
-    });
-    for (const change of flagChanges) changes.push(`${document.project}/${document.environment}: ${change}`);
+    const where = `${document.project}/${document.environment}`;
+    const data = withoutLinks(document.data);
+    try {
+      const flagChanges = await inSavepoint(trx, (step) => importFeatures(step, null, { ...document, data }));
+      for (const change of flagChanges) changes.push(`${where}: ${change}`);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      // A rule refused the document: flag by flag, parents first, so that only what is refused is left out.
+      for (const flag of parentsFirst(data)) {
+        try {
+          const flagChanges = await inSavepoint(trx, (step) => importFeatures(step, null, { ...document, data: onlyFlag(data, flag) }));
+          for (const change of flagChanges) changes.push(`${where}: ${change}`);
+        } catch (flagError) {
+          if (!(flagError instanceof DomainError)) throw flagError;
+          refused.push(`${where} ${flag}: ${flagError.message}`);
+        }
+      }
+    }
   }
-  return { changes, leftAsIs };
+  return { changes, leftAsIs, refused };
+}
+
+type Document = ReturnType<typeof withoutLinks>;
+interface Named {
+  name?: string;
+  featureName?: string;
+  feature?: string;
+}
+
+/** The flags of a document, those without parents first. */
+function parentsFirst(data: Document): string[] {
+  const names = (data.features as Named[]).map((f) => f.name as string);
+  const children = new Set(((data.dependencies ?? []) as Named[]).map((d) => d.feature as string));
+  return [...names.filter((n) => !children.has(n)), ...names.filter((n) => children.has(n))];
+}
+
+/** The part of a document about one flag, with every tag type and segment it may name. */
+function onlyFlag(data: Document, flag: string): Document {
+  const about = (items: unknown[] | undefined, key: keyof Named) => (items as Named[] | undefined)?.filter((i) => i[key] === flag);
+  return {
+    ...data,
+    features: about(data.features, "name") ?? [],
+    featureStrategies: about(data.featureStrategies, "featureName") ?? [],
+    featureEnvironments: about(data.featureEnvironments, "featureName") ?? [],
+    featureTags: about(data.featureTags, "featureName") ?? [],
+    dependencies: about(data.dependencies, "feature") ?? [],
+  };
 }
 
 /** Feature links have no place in Vexil: the import would ignore them; they are counted as not copied. */

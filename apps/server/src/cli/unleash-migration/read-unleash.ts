@@ -9,6 +9,17 @@ interface UnleashConstraint {
   caseInsensitive?: boolean;
 }
 
+/** Unleash's features-batch export document, read as far as the migration looks into it. */
+interface UnleashExport {
+  features: unknown[];
+  featureStrategies: unknown[];
+  featureEnvironments?: unknown[];
+  featureTags?: unknown[];
+  dependencies?: unknown[];
+  links?: { links: unknown[] }[];
+  [other: string]: unknown;
+}
+
 /** What `vexil migrate-from-unleash` reads from a running Unleash, through its admin API. */
 export interface UnleashState {
   version: string;
@@ -22,7 +33,7 @@ export interface UnleashState {
   customStrategies: { name: string; description: string | null; parameters: unknown[] }[];
   tagTypes: { name: string; description: string | null; icon: string | null; color: string | null }[];
   /** Unleash's features-batch export of each project in each of its environments. */
-  documents: { project: string; environment: string; data: { features: unknown[]; links?: { links: unknown[] }[] } }[];
+  documents: { project: string; environment: string; data: UnleashExport }[];
   /** Counted, to say what is not copied. */
   notCopied: { users: number; apiTokens: number; archivedFlags: number; customContextFields: string[]; addons: number };
 }
