@@ -48,6 +48,12 @@ const ofrepTicket = await (async () => {
   return url.slice(url.lastIndexOf("/") + 1);
 })();
 
+/** An import of one new flag into development, which change requests do not gate. */
+function batchImport(featureName: string) {
+  const data = { features: [{ name: featureName }], featureStrategies: [{ name: "default", featureName }], tagTypes: [] };
+  return { project: "default", environment: "development", data };
+}
+
 /** A change request in review, by an author of its own, so each cell acts on a fresh one. */
 async function changeRequestInReview(): Promise<number> {
   const author = await createUser(db, hasher, null, { username: unique("cr-author"), rootRole: RootRole.Editor });
@@ -461,6 +467,13 @@ const MATRIX: Record<string, Row> = {
     request: async () => ({ params: DEV, body: [{ id: await newStrategy(), sortOrder: 0 }] }),
   },
   "POST /api/admin/features/validate": { expect: READ, request: () => ({ body: { name: unique("free") } }) },
+  // Unleash's features-batch routes (docs/migrate-from-unleash.md): reading is anyone's; an import is refused to an admin token, as in Unleash.
+  "POST /api/admin/features-batch/export": { expect: READ, request: () => ({ body: { environment: "development", features: [FEATURE] } }) },
+  "POST /api/admin/features-batch/validate": { expect: READ, request: () => ({ body: batchImport(unique("batch")) }) },
+  "POST /api/admin/features-batch/import": {
+    expect: "401 401 401 403 200 200 400 403 200 403",
+    request: () => ({ body: batchImport(unique("batch")) }),
+  },
   "POST /ofrep/v1/evaluate/flags/{key}": {
     expect: OFREP,
     request: () => ({ params: { key: FEATURE }, body: { context: { targetingKey: "matrix" } } }),

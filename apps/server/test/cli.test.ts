@@ -17,7 +17,7 @@ import { type CliDatabase, cliDatabase, runVexil, VEXIL_BIN } from "./support/ru
 import { startTestServer } from "./support/test-server.ts";
 
 const PASSWORD = "a long enough password";
-const COMMANDS = [["serve"], ["migrate"], ["user", "add"], ["token", "create"], ["demo"]];
+const COMMANDS = [["serve"], ["migrate"], ["user", "add"], ["token", "create"], ["demo"], ["migrate-from-unleash"]];
 
 async function counts(db: Kysely<Database>) {
   const count = (table: "users" | "api_tokens" | "projects" | "change_requests" | "events") =>
@@ -66,6 +66,11 @@ test("bad usage: exit 2, one line naming the problem and pointing to --help, and
       [["user"], /^Usage: vexil user <add>/],
       [["user", "remove"], /^vexil user: unknown command "remove" \(see "vexil user --help"\)\n$/],
       [["migrate", "now"], /^vexil migrate: Unexpected argument 'now'.*\(see "vexil migrate --help"\)\n$/],
+      [["migrate-from-unleash", "--token", "t"], /^vexil migrate-from-unleash: missing required flag --url \(see/],
+      [
+        ["migrate-from-unleash", "--url", "ftp://unleash", "--token", "t"],
+        /^vexil migrate-from-unleash: --url must be an http\(s\) address/,
+      ],
       [["user", "add", "--role", "Editor"], /^vexil user add: missing required flag --username \(see "vexil user add --help"\)\n$/],
       [
         ["user", "add", "--username", "x", "--role", "Boss"],

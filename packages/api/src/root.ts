@@ -28,6 +28,7 @@ import { featureBulkToggleRouter } from "./router/feature-bulk-toggle.ts";
 import { featureCloneRouter } from "./router/feature-clone.ts";
 import { featureNamesRouter } from "./router/feature-names.ts";
 import { featureSearchRouter } from "./router/feature-search.ts";
+import { featuresBatchRouter } from "./router/features-batch.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -61,6 +62,7 @@ export const appRouter = router({
   featureNames: featureNamesRouter,
   ofrep: ofrepRouter,
   featureSearch: featureSearchRouter,
+  featuresBatch: featuresBatchRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -150,3 +150,11 @@ export { type OfrepEvaluation, ofrepEvaluation } from "./ofrep/ofrep-evaluation.
 export { ofrepStreamToken } from "./ofrep/ofrep-stream-token.ts";
 export { featureSearchQuerySchema } from "./feature-search/feature-search-query.ts";
 export { featureSearchStatements, searchFeatures } from "./feature-search/search-features.ts";
+// Unleash's features-batch export, import and validate (issue 25).
+export {
+  featuresBatchExportQuerySchema,
+  featuresBatchImportSchema,
+} from "./features-batch/features-batch-document.ts";
+export { exportFeatures } from "./features-batch/export-features.ts";
+export { importFeatures, validateImport } from "./features-batch/import-features.ts";
+export { inSavepoint } from "./transactions/in-savepoint.ts";

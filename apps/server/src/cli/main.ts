@@ -6,13 +6,15 @@ import { demo } from "./demo.ts";
 import { exportCommand } from "./export.ts";
 import { importCommand } from "./import.ts";
 import { migrate } from "./migrate.ts";
+import { migrateFromUnleash } from "./migrate-from-unleash.ts";
 import { Interrupted } from "./read-password.ts";
+import { UnleashUnreachable } from "./unleash-migration/unleash-admin-client.ts";
 import { serve } from "./serve.ts";
 import type { Terminal } from "./terminal.ts";
 import { tokenCreate } from "./token-create.ts";
 import { userAdd } from "./user-add.ts";
 
-const COMMANDS: Command[] = [serve, migrate, userAdd, tokenCreate, demo, exportCommand, importCommand];
+const COMMANDS: Command[] = [serve, migrate, userAdd, tokenCreate, demo, exportCommand, importCommand, migrateFromUnleash];
 
 const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
@@ -77,7 +79,13 @@ function usageFailure(message: string, help: string, terminal: Terminal): number
 }
 
 function failureMessage(name: string, error: unknown): string {
-  if (error instanceof ConfigError || error instanceof DataDirInUse || error instanceof TransferRefused) return `${name}: ${error.message}`;
+  if (
+    error instanceof ConfigError ||
+    error instanceof DataDirInUse ||
+    error instanceof TransferRefused ||
+    error instanceof UnleashUnreachable
+  )
+    return `${name}: ${error.message}`;
   // Refused by a business rule (a taken name, a short password): the message is for a person.
   if (error instanceof DomainError) return `${name}: ${error.message}`;
   if (isDatabaseUnavailable(error)) return `${name}: cannot reach the database: ${(error as Error).message}`;

@@ -12,7 +12,7 @@ export const constraintSchema = z
   })
   .meta({ id: "Constraint" });
 
-const strategyVariantSchema = z
+export const strategyVariantSchema = z
   .object({
     name: z.string(),
     weight: z.int().min(0).max(1000),

@@ -10,7 +10,7 @@ import { featureNotFound, featureTagsOf } from "./feature-tags.ts";
 import { distinctTags, type FeatureTag, projectTagChangesSchema, type Tag, tagChangesSchema, tagInputSchema } from "./tag.ts";
 import { ensureTags } from "./write-tag.ts";
 
-interface TaggedFeature {
+export interface TaggedFeature {
   name: string;
   project: string;
   archived: boolean;
@@ -49,7 +49,7 @@ async function lockFeature(trx: Transaction<Database>, featureName: string): Pro
  * `feature-tagged` and `feature-untagged` only for what changed. Flags come in name order and
  * tags in distinctTags' order, so that concurrent writes take rows in one order.
  */
-async function changeFeatureTags(
+export async function changeFeatureTags(
   trx: Transaction<Database>,
   by: Principal | null,
   features: readonly TaggedFeature[],
