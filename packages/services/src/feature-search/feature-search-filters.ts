@@ -101,13 +101,29 @@ export function termMatches(db: Kysely<Database>, terms: string[]) {
 /** What the query's terms matched: the names, when few enough to list, or else the statement that finds them. */
 export type TermMatches = { names: string[] } | { all: ReturnType<typeof termMatches> };
 
-/** Every condition of the search's filters, to be ANDed. */
-export function featureSearchConditions(eb: FeaturesEb, q: Query, matches?: TermMatches): Expression<SqlBool>[] {
+/** The flags carrying any of the tags, once each (feature_tags' index by tag). */
+export function tagCarriers(db: Kysely<Database>, tags: { type: string; value: string }[]) {
+  return db
+    .selectFrom("feature_tags as ft")
+    .select("ft.feature_name")
+    .where((w) => w.or(tags.map((t) => w.and([w("ft.tag_type", "=", t.type), w("ft.tag_value", "=", t.value)]))))
+    .distinct();
+}
+
+/** The flags of these names: one array parameter, however many (docs/search.md#indexes). */
+const namedIn = (names: string[]): Expression<SqlBool> =>
+  names.length ? sql<SqlBool>`features.name = any(${names}::text[])` : sql<SqlBool>`false`;
+
+/**
+ * Every condition of the search's filters, to be ANDed. `matches` are what the query's terms
+ * matched; `tagged`, when given, the names of the flags carrying any of the tag filter's tags.
+ */
+export function featureSearchConditions(eb: FeaturesEb, q: Query, matches?: TermMatches, tagged?: string[]): Expression<SqlBool>[] {
   const conditions = archivedAndLifecycle(eb, q);
   // The names themselves when they are few: the planner then knows how many, and looks them up
   // by primary key (docs/search.md#indexes).
   if (matches) {
-    if ("names" in matches) conditions.push(matches.names.length ? eb("features.name", "in", matches.names) : sql<SqlBool>`false`);
+    if ("names" in matches) conditions.push(namedIn(matches.names));
     else conditions.push(eb("features.name", "in", matches.all));
   }
   if (q.project) conditions.push(listed(eb, q.project, (v) => eb("features.project_id", "in", v)));
@@ -134,15 +150,18 @@ export function featureSearchConditions(eb: FeaturesEb, q: Query, matches?: Term
   }
   if (q.tag) {
     const tags = q.tag.values as { type: string; value: string }[];
-    conditions.push(
-      carried(eb, q.tag, (all) => {
-        const rows = eb
-          .selectFrom("feature_tags as ft")
-          .select("ft.feature_name")
-          .where((w) => w.or(tags.map((t) => w.and([w("ft.tag_type", "=", t.type), w("ft.tag_value", "=", t.value)]))));
-        return all ? rows.groupBy("ft.feature_name").having(sql`count(*)`, "=", tags.length) : rows;
-      }),
-    );
+    // Carriers of any tag looked up first and listed, when few: by primary key (docs/search.md#indexes).
+    if (q.tag.mode === "any" && tagged) conditions.push(namedIn(tagged));
+    else
+      conditions.push(
+        carried(eb, q.tag, (all) => {
+          const rows = eb
+            .selectFrom("feature_tags as ft")
+            .select("ft.feature_name")
+            .where((w) => w.or(tags.map((t) => w.and([w("ft.tag_type", "=", t.type), w("ft.tag_value", "=", t.value)]))));
+          return all ? rows.groupBy("ft.feature_name").having(sql`count(*)`, "=", tags.length) : rows;
+        }),
+      );
   }
   if (q.segment) {
     const names = q.segment.values as string[];

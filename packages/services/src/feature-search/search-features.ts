@@ -1,10 +1,10 @@
 import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
-import { featureSearchConditions, featureSearchOrder, type TermMatches, termMatches } from "./feature-search-filters.ts";
+import { featureSearchConditions, featureSearchOrder, type TermMatches, tagCarriers, termMatches } from "./feature-search-filters.ts";
 import { type FeatureSearchQuery, SEARCH_LIMIT_DEFAULT } from "./feature-search-query.ts";
 import { type FeatureSearchResult, searchResultsFor } from "./feature-search-result.ts";
 
-/** Most names a query's terms may match and still be listed in the statements (docs/search.md#indexes). */
+/** Most names a query's terms, or a tag filter, may match and still be listed in the statements (docs/search.md#indexes). */
 const LISTED_MATCHES = 1000;
 
 /**
@@ -20,7 +20,15 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
     const found = await all.limit(LISTED_MATCHES + 1).execute();
     matches = found.length <= LISTED_MATCHES ? { names: found.map((m) => m.feature_name) } : { all };
   }
-  const matching = db.selectFrom("features").where((eb) => eb.and(featureSearchConditions(eb, q, matches)));
+  // Likewise the carriers of any of the tags: else the total reads every flag to join them.
+  let tagged: string[] | undefined;
+  if (q.tag?.mode === "any") {
+    const found = await tagCarriers(db, q.tag.values as { type: string; value: string }[])
+      .limit(LISTED_MATCHES + 1)
+      .execute();
+    if (found.length <= LISTED_MATCHES) tagged = found.map((m) => m.feature_name);
+  }
+  const matching = db.selectFrom("features").where((eb) => eb.and(featureSearchConditions(eb, q, matches, tagged)));
   const sort = q.sortBy;
   // Sorting by an environment joins its rows, rather than asking for each flag in turn.
   const joined = matching.$if(sort?.field === "environment", (qb) => {
