@@ -245,6 +245,26 @@ const GATED_WITHOUT_PROPOSAL: Record<string, { direct(): Promise<Request> }> = {
   [`POST ${FEATURE_PATH}/clone`]: {
     direct: async () => ({ params: featureParams(await newFeature("clone-source")), body: { name: unique("clone") } }),
   },
+  // An import into an environment with change requests on (docs/migrate-from-unleash.md#four-eyes).
+  "POST /api/admin/features-batch/import": {
+    direct: async () => ({
+      params: {},
+      body: {
+        project: "default",
+        environment: GATED_ENV,
+        data: {
+          features: [{ name: unique("imported"), project: "default" }],
+          featureStrategies: [],
+          featureEnvironments: [],
+          contextFields: [],
+          featureTags: [],
+          segments: [],
+          tagTypes: [],
+          dependencies: [],
+        },
+      },
+    }),
+  },
 };
 
 /** Writes that touch a feature or name an environment but that the four-eyes rule does not cover, and why. */
@@ -264,6 +284,8 @@ const NOT_GATED: Record<string, string> = {
     "tags are a flag's metadata, not environment state (Unleash does not gate them)",
   [`POST ${FEATURE_PATH}/lifecycle/complete`]: "a lifecycle mark for people, not environment state (Unleash does not gate it either)",
   [`POST ${FEATURE_PATH}/lifecycle/uncomplete`]: "a lifecycle mark for people, not environment state (Unleash does not gate it either)",
+  "POST /api/admin/features-batch/export": "a read sent as a POST, as Unleash's: it stores nothing",
+  "POST /api/admin/features-batch/validate": "a read sent as a POST, as Unleash's: it says what an import would do and stores nothing",
 };
 
 interface Procedure {
