@@ -71,7 +71,7 @@ export { moveChangeRequest, type StateChange } from "./change-requests/move-chan
 export { pendingChangeRequestsFor } from "./change-requests/pending-change-requests.ts";
 export { runDueChangeRequests } from "./change-requests/run-due-change-requests.ts";
 export { updateFeature } from "./features/update-feature.ts";
-export { CONSTRAINT_OPERATORS, constraintInputSchema } from "./strategies/constraint.ts";
+export { CONSTRAINT_OPERATORS, constraintInputSchema, constraintsFromJson } from "./strategies/constraint.ts";
 export { strategyInputSchema } from "./strategies/feature-strategy.ts";
 export { newStrategyTypeSchema } from "./strategies/strategy-type.ts";
 export { listStrategyTypes } from "./strategies/list-strategy-types.ts";

@@ -1,6 +1,7 @@
 import type { Database } from "@vexil/db";
 import {
   constraintInputSchema,
+  constraintsFromJson,
   createEnvironment,
   createProject,
   createSegment,
@@ -39,17 +40,7 @@ function canonical(value: unknown): string {
 
 /** A segment's constraints as Vexil stores them (defaults filled in), so that Unleash's and Vexil's compare equal. */
 function storedConstraints(constraints: unknown[]): unknown[] {
-  return constraintInputSchema
-    .array()
-    .parse(constraints)
-    .map((c) => ({
-      contextName: c.contextName,
-      operator: c.operator,
-      ...(c.values !== undefined ? { values: c.values } : {}),
-      ...(c.value !== undefined ? { value: c.value } : {}),
-      inverted: c.inverted ?? false,
-      caseInsensitive: c.caseInsensitive ?? false,
-    }));
+  return constraintsFromJson(constraintInputSchema.array().parse(constraints));
 }
 
 /**
