@@ -56,7 +56,7 @@ export const addonsRouter = {
     .mutation(async ({ ctx, input }) => {
       const addon = await createAddon(ctx.db, ctx.principal, input);
       ctx.setHeader("location", `/api/admin/addons/${addon.id}`);
-      return toJson(addonView(addon, true));
+      return toJson(addonView(addon, "all"));
     }),
 
   get: protectedProcedure
@@ -76,7 +76,7 @@ export const addonsRouter = {
         tags,
         summary: "Change an integration",
         description:
-          "A field left out keeps its value; a null description clears it. `parameters`, when sent, replaces them all, except that a sensitive one sent as `*****` keeps its stored value and a left-out `signingSecret` is kept.",
+          "A field left out keeps its value; a null description clears it. `parameters`, when sent, replaces them all, except that a sensitive one sent as `*****` keeps its stored value and a left-out `signingSecret` is kept. The answer shows the parameters unmasked, as Unleash's does, but for the signing secret.",
       },
       access: "ADMIN",
     })
@@ -90,7 +90,9 @@ export const addonsRouter = {
       }),
     )
     .output(addonSchema)
-    .mutation(async ({ ctx, input: { id, ...changes } }) => toJson(addonView(await updateAddon(ctx.db, ctx.principal, id, changes)))),
+    .mutation(async ({ ctx, input: { id, ...changes } }) =>
+      toJson(addonView(await updateAddon(ctx.db, ctx.principal, id, changes), "parameters")),
+    ),
 
   delete: protectedProcedure
     .meta({

@@ -50,13 +50,19 @@ export function addonFromRow(row: Selectable<Database["addons"]>): Addon {
 /** An integration as answered: sensitive parameters (the secret among them) show as `*****`. */
 export type AddonView = Omit<Addon, "signingSecret">;
 
-export function addonView(addon: Addon, reveal = false): AddonView {
+/**
+ * What an answer shows (docs/webhooks.md#sensitive-parameters): a read masks every sensitive
+ * parameter; a write's answer shows the parameters the caller just sent, as Unleash's does, but the
+ * signing secret only when the create made it (`all`).
+ */
+export function addonView(addon: Addon, reveal: "none" | "parameters" | "all" = "none"): AddonView {
   const { signingSecret, ...rest } = addon;
   const provider = addonProvider(addon.provider);
   const parameters: Record<string, string> = {};
   for (const [name, value] of Object.entries({ ...addon.parameters, signingSecret })) {
     const sensitive = provider?.parameters.find((p) => p.name === name)?.sensitive ?? false;
-    parameters[name] = sensitive && !(reveal && name === "signingSecret") ? MASKED : value;
+    const shown = reveal === "all" || (reveal === "parameters" && name !== "signingSecret");
+    parameters[name] = sensitive && !shown ? MASKED : value;
   }
   return { ...rest, parameters };
 }
