@@ -225,6 +225,36 @@ test("filters: another project's or environment's events are not queued; a body 
   await srv.call("PUT", `/api/admin/addons/${addonId}`, { headers: admin, body: { enabled: false } });
 });
 
+test("delivery never slows a write: writes answer at once while the receiver hangs", async () => {
+  const hanging = await startWebhookReceiver();
+  hanging.hang = true;
+  const created = await srv.call("POST", "/api/admin/addons", {
+    headers: admin,
+    body: { provider: "webhook", parameters: { url: hanging.url }, events: ["feature-created"] },
+  });
+  try {
+    const timings: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      await createFeature(unique("unhindered"));
+      timings.push(performance.now() - started);
+    }
+    // The worker waits up to WEBHOOK_TIMEOUT_MS (10 s) on the receiver; no write waited with it.
+    assert.ok(Math.max(...timings) < 2_000, `write times ${timings.map((t) => t.toFixed(0)).join(", ")} ms`);
+    await until(
+      async () =>
+        (await db.selectFrom("addon_deliveries").select("attempts").where("addon_id", "=", created.json.id).execute()).some(
+          (r) => r.attempts > 0,
+        ),
+      "a delivery claimed while the writes went on",
+      10_000,
+    );
+  } finally {
+    await srv.call("DELETE", `/api/admin/addons/${created.json.id}`, { headers: admin });
+    await hanging.close();
+  }
+});
+
 test("a receiver that refuses for 30 s gets every event exactly once when it is back", async () => {
   const created = await srv.call("POST", "/api/admin/addons", {
     headers: admin,

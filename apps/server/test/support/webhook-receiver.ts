@@ -14,6 +14,8 @@ export interface WebhookReceiver {
   keys(): Set<string>;
   /** The status to answer from now on. */
   answer: number;
+  /** While true, requests are read and never answered (until the sender gives up). */
+  hang: boolean;
   /** Stops listening: connections are refused until `reopen`. */
   refuse(): Promise<void>;
   /** Listens again on the same port. */
@@ -29,6 +31,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     url: "",
     received,
     answer: 200,
+    hang: false,
     keys: () => new Set(received.map((r) => String(r.headers["idempotency-key"]))),
     refuse: async () => {
       server.closeAllConnections();
@@ -46,6 +49,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         const chunks: Buffer[] = [];
         req.on("data", (chunk: Buffer) => chunks.push(chunk));
         req.on("end", () => {
+          if (receiver.hang) return;
           const status = receiver.answer;
           // Only what was answered 2xx counts as arrived; the rest the sender must try again.
           if (status >= 200 && status < 300) received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
