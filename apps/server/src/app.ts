@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { ApiDeps, Logger } from "@vexil/api";
 import type { DatabaseConnection } from "@vexil/db";
 import { storeClientMetrics } from "@vexil/services";
+import { type AddonDelivery, startAddonDelivery } from "./addon-delivery.ts";
 import { createApiDeps } from "./api-deps.ts";
 import { startChangeRequestScheduler } from "./change-request-scheduler.ts";
 import type { Config } from "./config.ts";
@@ -15,6 +16,8 @@ export interface App {
   server: Server;
   deps: ApiDeps;
   scheduler: PeriodicTask;
+  /** Delivers the integrations' outbox (docs/webhooks.md#the-outbox). */
+  addonDelivery: AddonDelivery;
   housekeeping: PeriodicTask;
   /** Stores the SDK metrics summed since the last pass. */
   metricsFlush: PeriodicTask;
@@ -36,6 +39,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
   const metrics = createServerMetrics(deps, db);
   const server = createHttpServer(createRequestHandler({ config, deps, log, metrics, version }), config, log);
   const scheduler = startChangeRequestScheduler(db.kysely, log, config.SCHEDULER_INTERVAL_MS);
+  const addonDelivery = startAddonDelivery(db, config, log, (outcome) => metrics.countDelivery(outcome));
   const housekeeping = startHousekeeping(db.kysely, log, deps.loginPolicy.sessions, config.HOUSEKEEPING_INTERVAL_MS);
   const metricsFlush = startPeriodicTask(log, "storing SDK metrics", config.METRICS_FLUSH_INTERVAL_MS, async () => {
     const drained = deps.clientMetrics.drain();
@@ -65,6 +69,7 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
         clearInterval(sweep);
       }
       await scheduler.stop();
+      await addonDelivery.stop();
       await metricsFlush.stop();
       await metricsFlush.tick();
       await housekeeping.stop();
@@ -74,5 +79,5 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
     return closing;
   };
 
-  return { server, deps, scheduler, housekeeping, metricsFlush, close };
+  return { server, deps, scheduler, addonDelivery, housekeeping, metricsFlush, close };
 }

@@ -69,6 +69,21 @@ const schema = z.object({
   HOUSEKEEPING_INTERVAL_MS: int(0, 86_400_000).default(600_000),
   /** How often SDK metrics summed in memory are stored; 0 stores them only at shutdown (and when ticked). */
   METRICS_FLUSH_INTERVAL_MS: int(0, 3_600_000).default(10_000),
+  /** The console's address as people reach it, for the links in Slack messages; `http://HOST:PORT` when unset. */
+  PUBLIC_URL: z
+    .string()
+    .refine((v) => /^https?:\/\/[^/]/.test(v), "must be an http:// or https:// URL")
+    .optional(),
+  /** How often each instance looks for due integration deliveries besides being woken by NOTIFY; 0 turns delivery off on it. */
+  WEBHOOK_POLL_INTERVAL_MS: int(0, 3_600_000).default(5_000),
+  /** The first retry of a failed delivery waits this long, each next one twice as long (docs/webhooks.md#retries). */
+  WEBHOOK_RETRY_BASE_MS: int(10, 3_600_000).default(10_000),
+  /** The longest wait between two attempts. */
+  WEBHOOK_RETRY_MAX_MS: int(10, 86_400_000).default(3_600_000),
+  /** A delivery still failing this long after its event is recorded as failed. */
+  WEBHOOK_GIVE_UP_AFTER_MS: int(1_000, 30 * 86_400_000).default(86_400_000),
+  /** One attempt's time limit (a claimed delivery comes back to every instance after twice this). */
+  WEBHOOK_TIMEOUT_MS: int(100, 600_000).default(10_000),
   /** Streams (`GET /api/client/streaming`) one instance keeps open; past it SDKs are told to poll. */
   STREAMING_MAX_CONNECTIONS: int(0, 1_000_000).default(10_000),
   /** How often every stream gets a comment line, so that proxies keep idle connections (the Node SDK gives up after 60 s of silence). */

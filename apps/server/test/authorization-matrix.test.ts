@@ -4,6 +4,7 @@ import {
   addFeatureDependency,
   addFeatureStrategy,
   archiveFeature,
+  createAddon,
   createApiToken,
   createBanner,
   createEnvironment,
@@ -268,6 +269,17 @@ const MATRIX: Record<string, Row> = {
   "POST /api/admin/banners/{id}/off": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newBanner() } }) },
 
   "GET /api/admin/events": { expect: ADMIN_ONLY },
+
+  // Integrations say where every change goes: the admins' alone (docs/webhooks.md#the-api).
+  "GET /api/admin/addons": { expect: ADMIN_ONLY },
+  "POST /api/admin/addons": { expect: ADMIN_CREATES, request: () => ({ body: ADDON }) },
+  "GET /api/admin/addons/{id}": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newAddon() } }) },
+  "PUT /api/admin/addons/{id}": {
+    expect: ADMIN_ONLY,
+    request: async () => ({ params: { id: await newAddon() }, body: { enabled: false } }),
+  },
+  "DELETE /api/admin/addons/{id}": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newAddon() } }) },
+  "GET /api/admin/addons/{id}/events": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newAddon() } }) },
   "GET /api/admin/user-admin": { expect: ADMIN_ONLY },
   "POST /api/admin/user-admin": { expect: ADMIN_CREATES, request: () => ({ body: { username: unique("user"), rootRole: 3 } }) },
   "DELETE /api/admin/user-admin/{id}": { expect: ADMIN_ONLY, request: async () => ({ params: { id: await newUser() } }) },
@@ -504,6 +516,11 @@ async function newTagType(): Promise<string> {
 }
 async function newTag(): Promise<{ type: string; value: string }> {
   return createTag(db, null, { type: "simple", value: unique("tag") });
+}
+// Disabled: nothing is ever delivered to this address.
+const ADDON = { provider: "webhook", enabled: false, parameters: { url: "http://127.0.0.1:9/matrix" }, events: ["feature-created"] };
+async function newAddon(): Promise<number> {
+  return (await createAddon(db, null, ADDON)).id;
 }
 async function newBanner(): Promise<number> {
   return (await createBanner(db, null, { message: "fixture" })).id;

@@ -1,4 +1,4 @@
-import { addFeatureStrategy, changePassword, createApiToken, createBanner, createUser, RootRole } from "@vexil/services";
+import { addFeatureStrategy, changePassword, createAddon, createApiToken, createBanner, createUser, RootRole } from "@vexil/services";
 import fc from "fast-check";
 import { Pool } from "undici";
 import { test } from "uvu";
@@ -19,7 +19,8 @@ const SEED = SEED_SETTING === "random" ? Date.now() % 2 ** 31 : Number(SEED_SETT
 
 // Every fuzzed request comes "through a proxy" from its own address, so the login throttle
 // (per address) limits the fuzzer's logins and never the fixture logins from 127.0.0.1.
-const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0", TRUST_PROXY: "127.0.0.1" });
+// Delivery off: an integration the fuzzer creates must not send its writes to a fuzzed URL.
+const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0", TRUST_PROXY: "127.0.0.1", WEBHOOK_POLL_INTERVAL_MS: "0" });
 const db = srv.db.kysely;
 const hasher = srv.app.deps.hasher;
 const doc = (await srv.call("GET", "/docs/openapi.json")).json as JsonSchema;
@@ -43,11 +44,13 @@ await srv.call("PUT", "/api/admin/projects/default/environments/production/chang
 const ARCHIVED = "fuzz-archived";
 await srv.call("POST", "/api/admin/projects/default/features", { body: { name: ARCHIVED }, headers: admin.headers });
 await srv.call("DELETE", `/api/admin/projects/default/features/${ARCHIVED}`, { headers: admin.headers });
-const pools: Record<string, number[]> = { banners: [], users: [], tokens: [], pats: [], changeRequests: [] };
+const pools: Record<string, number[]> = { banners: [], users: [], tokens: [], pats: [], changeRequests: [], addons: [] };
 for (let i = 0; i < 3; i++) {
   pools.banners!.push((await createBanner(db, null, { message: `seed ${i}` })).id);
   pools.users!.push((await createUser(db, hasher, null, { username: `fuzz-victim-${i}`, rootRole: RootRole.Viewer })).id);
   pools.tokens!.push((await createApiToken(db, null, { tokenName: `fuzz-${i}`, type: "client" })).id);
+  const hook = { provider: "webhook", parameters: { url: `http://127.0.0.1:9/fuzz-${i}` }, events: ["feature-created"] };
+  pools.addons!.push((await createAddon(db, null, hook)).id);
 }
 const proposal = await srv.call("POST", "/api/admin/projects/default/environments/production/change-requests", {
   body: { feature: FEATURE, action: "updateEnabled", payload: { enabled: true } },
@@ -62,6 +65,7 @@ await srv.call("POST", `/api/admin/features/${FEATURE}/tags`, { body: FUZZ_TAG, 
 
 function poolFor(path: string): number[] | undefined {
   if (path.startsWith("/api/admin/banners/")) return pools.banners;
+  if (path.startsWith("/api/admin/addons/")) return pools.addons;
   if (path.startsWith("/api/admin/user-admin/")) return pools.users;
   if (path.startsWith("/api/admin/api-tokens/")) return pools.tokens;
   if (path.startsWith("/api/admin/user/tokens/")) return pools.pats;
@@ -336,6 +340,7 @@ async function revive(caller: Caller, path: string, status: number): Promise<voi
 function remember(path: string, method: string, status: number, body: any): void {
   if (status >= 300 || !body) return;
   if (method === "POST" && path === "/api/admin/banners") pools.banners!.push(body.id);
+  if (method === "POST" && path === "/api/admin/addons") pools.addons!.push(body.id);
   if (method === "POST" && path === "/api/admin/user-admin") pools.users!.push(body.id);
   if (method === "POST" && path === "/api/admin/api-tokens") pools.tokens!.push(body.id);
   if (method === "POST" && path === "/api/admin/user/tokens") pools.pats!.push(body.id);

@@ -5,6 +5,7 @@ import { PendingPage } from "./change-requests/pending-page.tsx";
 import { EventsPage } from "./events/events-page.tsx";
 import { ArchivePage } from "./feature-grid/archive-page.tsx";
 import { FeaturePage } from "./features/feature-page.tsx";
+import { IntegrationsPage } from "./integrations/integrations-page.tsx";
 import { Shell } from "./layout/shell.tsx";
 import { LoginPage } from "./login/login-page.tsx";
 import { ProjectPage } from "./projects/project-page.tsx";
@@ -35,6 +36,7 @@ export function Routes() {
         {admin && <Route path="/users" component={UsersPage} />}
         {admin && <Route path="/tokens" component={TokensPage} />}
         {admin && <Route path="/events" component={EventsPage} />}
+        {admin && <Route path="/integrations" component={IntegrationsPage} />}
         <Route path="/login">
           <Redirect to="/projects" />
         </Route>

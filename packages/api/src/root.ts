@@ -29,6 +29,7 @@ import { featureCloneRouter } from "./router/feature-clone.ts";
 import { featureNamesRouter } from "./router/feature-names.ts";
 import { featureSearchRouter } from "./router/feature-search.ts";
 import { featuresBatchRouter } from "./router/features-batch.ts";
+import { addonsRouter } from "./router/addons.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -63,6 +64,7 @@ export const appRouter = router({
   ofrep: ofrepRouter,
   featureSearch: featureSearchRouter,
   featuresBatch: featuresBatchRouter,
+  addons: addonsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,3 +1,4 @@
+import type { AddonDeliveryTable, AddonTable } from "./tables/addon.table.ts";
 import type { ApiTokenTable } from "./tables/api-token.table.ts";
 import type { BannerTable } from "./tables/banner.table.ts";
 import type {
@@ -50,4 +51,6 @@ export interface Database {
   tag_types: TagTypeTable;
   tags: TagTable;
   feature_tags: FeatureTagTable;
+  addons: AddonTable;
+  addon_deliveries: AddonDeliveryTable;
 }

@@ -158,3 +158,10 @@ export {
 export { exportFeatures } from "./features-batch/export-features.ts";
 export { importFeatures, validateImport } from "./features-batch/import-features.ts";
 export { inSavepoint } from "./transactions/in-savepoint.ts";
+// Integrations (Unleash's addons) and their outbox (issue 28, docs/webhooks.md).
+export { ADDON_PROVIDER_NAMES, ADDON_PROVIDERS } from "./addons/addon-providers.ts";
+export { addonView } from "./addons/addon.ts";
+export { getAddon, listAddons } from "./addons/list-addons.ts";
+export { createAddon, deleteAddon, updateAddon } from "./addons/write-addon.ts";
+export { listAddonDeliveries } from "./addons/list-addon-deliveries.ts";
+export { ADDON_DELIVERIES_CHANNEL, type AttemptOutcome, deliverAddonEvents, type DeliveryPolicy } from "./addons/deliver-addon-events.ts";

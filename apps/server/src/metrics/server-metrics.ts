@@ -2,12 +2,15 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ApiDeps, routeLabelOf } from "@vexil/api";
 import type { DatabaseConnection } from "@vexil/db";
 import { sql } from "kysely";
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { AttemptOutcome } from "@vexil/services";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /** What an instance reports at `GET /internal-backstage/prometheus` (docs/operations.md#prometheus). */
 export interface ServerMetrics {
   /** Records a finished request under its route's pattern. */
   observeRequest(req: IncomingMessage, res: ServerResponse, seconds: number): void;
+  /** Counts one integration delivery attempt by its outcome (docs/webhooks.md#metrics). */
+  countDelivery(outcome: AttemptOutcome): void;
   /** The scrape: Prometheus's text format and its content type. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -70,7 +73,24 @@ export function createServerMetrics(deps: ApiDeps, db: DatabaseConnection): Serv
     },
   });
 
+  const deliveries = new Counter({
+    name: "vexil_webhook_deliveries_total",
+    help: "Integration delivery attempts by this instance, by provider and outcome (delivered, retrying: failed and tried again later, failed: given up).",
+    labelNames: ["provider", "outcome"] as const,
+    registers: [registry],
+  });
+  const failures = new Counter({
+    name: "vexil_webhook_failures_total",
+    help: "Integration delivery attempts by this instance that failed (the receiver answered other than 2xx, or not at all), by provider.",
+    labelNames: ["provider"] as const,
+    registers: [registry],
+  });
+
   return {
+    countDelivery({ provider, outcome }) {
+      deliveries.inc({ provider, outcome });
+      if (outcome !== "delivered") failures.inc({ provider });
+    },
     observeRequest(req, res, seconds) {
       requests.observe({ route: routeLabelOf(res) ?? "unmatched", method: req.method ?? "", status: res.statusCode }, seconds);
     },

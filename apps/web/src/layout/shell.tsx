@@ -44,6 +44,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
               <NavLink href="/users">Users</NavLink>
               <NavLink href="/tokens">API tokens</NavLink>
               <NavLink href="/events">Event log</NavLink>
+              <NavLink href="/integrations">Integrations</NavLink>
             </>
           )}
         </nav>

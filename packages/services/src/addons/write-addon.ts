@@ -1,0 +1,110 @@
+import { randomBytes } from "node:crypto";
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
+import type { Principal } from "../auth/principal.ts";
+import { appendEvent } from "../events/append-event.ts";
+import { inTransaction } from "../transactions/in-transaction.ts";
+import { type Addon, type AddonFields, addonFromRow, addonView, assertValidAddon, MASKED } from "./addon.ts";
+import { lockAddon } from "./list-addons.ts";
+
+/** What a PUT changes: a field left undefined keeps its value, a null description clears it. */
+export interface AddonChanges {
+  provider?: string | undefined;
+  description?: string | null | undefined;
+  enabled?: boolean | undefined;
+  parameters?: Record<string, string> | undefined;
+  events?: string[] | undefined;
+  projects?: string[] | undefined;
+  environments?: string[] | undefined;
+}
+
+/**
+ * Stores a new integration with its `addon-config-created` event (as Unleash names it). Without a
+ * `signingSecret` parameter one is made up; the caller sees it once, in this answer.
+ */
+export async function createAddon(db: Kysely<Database>, by: Principal | null, fields: AddonFields): Promise<Addon> {
+  return inTransaction(db, async (trx) => {
+    const { signingSecret = newSecret(), ...parameters } = fields.parameters;
+    assertValidAddon({ ...fields, parameters: { ...parameters, signingSecret } });
+    const row = await trx
+      .insertInto("addons")
+      .values({
+        provider: fields.provider,
+        description: fields.description ?? null,
+        enabled: fields.enabled ?? true,
+        parameters: JSON.stringify(parameters),
+        events: JSON.stringify(unique(fields.events)),
+        projects: JSON.stringify(unique(fields.projects ?? [])),
+        environments: JSON.stringify(unique(fields.environments ?? [])),
+        signing_secret: signingSecret,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const addon = addonFromRow(row);
+    await appendEvent(trx, by, { type: "addon-config-created", data: addonView(addon) });
+    return addon;
+  });
+}
+
+/**
+ * Changes an integration and records `addon-config-updated` with it before and after. A sensitive
+ * parameter sent back as `*****` keeps its stored value (docs/webhooks.md#sensitive-parameters).
+ * Deliveries already queued keep going to the URL they were queued for: they read it when sent.
+ */
+export async function updateAddon(db: Kysely<Database>, by: Principal | null, id: number, changes: AddonChanges): Promise<Addon> {
+  return inTransaction(db, async (trx) => {
+    const before = await lockAddon(trx, id);
+    const stored: Record<string, string> = { ...before.parameters, signingSecret: before.signingSecret };
+    const sent = changes.parameters;
+    const merged =
+      sent === undefined ? stored : Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, v === MASKED ? (stored[k] ?? v) : v]));
+    // A secret is never cleared by leaving it out: a PUT that copies a GET's parameters keeps it.
+    const { signingSecret = before.signingSecret, ...parameters } = merged;
+    const next: AddonFields = {
+      provider: changes.provider ?? before.provider,
+      description: changes.description === undefined ? before.description : changes.description,
+      enabled: changes.enabled ?? before.enabled,
+      parameters,
+      events: changes.events ?? before.events,
+      projects: changes.projects ?? before.projects,
+      environments: changes.environments ?? before.environments,
+    };
+    assertValidAddon({ ...next, parameters: { ...parameters, signingSecret } });
+    const row = await trx
+      .updateTable("addons")
+      .set({
+        provider: next.provider,
+        description: next.description ?? null,
+        enabled: next.enabled ?? true,
+        parameters: JSON.stringify(parameters),
+        events: JSON.stringify(unique(next.events)),
+        projects: JSON.stringify(unique(next.projects ?? [])),
+        environments: JSON.stringify(unique(next.environments ?? [])),
+        signing_secret: signingSecret,
+      })
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const after = addonFromRow(row);
+    await appendEvent(trx, by, { type: "addon-config-updated", data: addonView(after), preData: addonView(before) });
+    return after;
+  });
+}
+
+/** Deletes an integration and the deliveries it still had queued; records `addon-config-deleted`. */
+export async function deleteAddon(db: Kysely<Database>, by: Principal | null, id: number): Promise<Addon> {
+  return inTransaction(db, async (trx) => {
+    const before = await lockAddon(trx, id);
+    await trx.deleteFrom("addons").where("id", "=", id).execute();
+    await appendEvent(trx, by, { type: "addon-config-deleted", data: null, preData: addonView(before) });
+    return before;
+  });
+}
+
+function newSecret(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
