@@ -69,6 +69,8 @@ const schema = z.object({
   HOUSEKEEPING_INTERVAL_MS: int(0, 86_400_000).default(600_000),
   /** How often SDK metrics summed in memory are stored; 0 stores them only at shutdown (and when ticked). */
   METRICS_FLUSH_INTERVAL_MS: int(0, 3_600_000).default(10_000),
+  /** Days of SDK metrics kept (per day) before today; older ones are deleted by housekeeping (docs/sdk-protocols.md#metrics-storage). */
+  METRICS_RETENTION_DAYS: int(2, 36_500).default(90),
   /** Streams (`GET /api/client/streaming`) one instance keeps open; past it SDKs are told to poll. */
   STREAMING_MAX_CONNECTIONS: int(0, 1_000_000).default(10_000),
   /** How often every stream gets a comment line, so that proxies keep idle connections (the Node SDK gives up after 60 s of silence). */

@@ -12,6 +12,7 @@ import * as tagTypeColors from "./2026-11-24T12-00-tag-type-colors.ts";
 import * as featureTypesAsUnleash from "./2026-11-24T12-00-feature-types-as-unleash.ts";
 import * as lifecycleStages from "./2026-11-24T13-00-lifecycle-stages.ts";
 import * as featureSearch from "./2026-11-24T12-00-feature-search.ts";
+import * as clientMetricsDaily from "./2026-11-24T20-00-client-metrics-daily.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T12-00-feature-types-as-unleash": featureTypesAsUnleash,
   "2026-11-24T12-00-tag-type-colors": tagTypeColors,
   "2026-11-24T13-00-lifecycle-stages": lifecycleStages,
+  "2026-11-24T20-00-client-metrics-daily": clientMetricsDaily,
 };

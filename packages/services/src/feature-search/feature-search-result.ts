@@ -201,7 +201,9 @@ function environmentsOf(db: Kysely<Database>, names: string[]) {
             .where("s.disabled", "=", false),
         )
         .as("has_enabled_strategies"),
-      // As Unleash: the hour buckets that began within the last hour.
+      // As Unleash: the hour buckets that began within the last hour. Hours stay in client_metrics
+      // for two days before housekeeping rolls them up, so the daily table never holds any of these
+      // (docs/sdk-protocols.md#metrics-storage).
       eb
         .selectFrom("client_metrics as m")
         .select(sql<string>`coalesce(sum(m.yes), 0)`.as("yes"))
