@@ -3,6 +3,7 @@ import { type Kysely, sql } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { METRICS_ROLL_UP_LOCK_KEY } from "../src/client-metrics-retention/roll-up-client-metrics.ts";
+import type { MetricCounts } from "../src/client-metrics/client-metrics-buffer.ts";
 import { createClientMetricsBuffer, createFeature, rollUpClientMetrics, storeClientMetrics } from "../src/index.ts";
 import { openTestDb } from "./support/test-db.ts";
 
@@ -44,11 +45,11 @@ const VARIANT_KEYS_PER_HOUR = APPS * 2 * 2 * 2;
 for (const name of FLAGS) await createFeature(db, null, "default", { name });
 
 /**
- * One simulated hour of the fleet, time-compressed: each instance's 60 reports of that hour arrive
- * as one report of 60 times the counts, stamped with the hour (explicit timestamps), through the
- * buffer the server sums reports in and the store function its flush calls.
+ * One hour of the fleet's reports, summed by the buffer the server sums reports in: each
+ * instance's 60 reports of that hour as one report of 60 times the counts (time-compressed, with
+ * explicit timestamps).
  */
-async function feedHour(hour: Date): Promise<void> {
+function fleetHour(hour: Date): MetricCounts[] {
   const buffer = createClientMetricsBuffer();
   const start = hour.toISOString();
   const stop = new Date(hour.getTime() + HOUR - 1).toISOString();
@@ -65,8 +66,17 @@ async function feedHour(hour: Date): Promise<void> {
     );
     buffer.add(sdk.environment, { appName: sdk.appName, instanceId: sdk.instanceId, bucket: { start, stop, toggles } });
   }
-  await storeClientMetrics(db, buffer.drain());
+  return buffer.drain();
 }
+
+// Every hour sums to the same counts: the reports are parsed and summed once, and each simulated
+// hour stores those sums stamped with its own hour, through the store function the flush calls.
+const HOUR_SUMS = fleetHour(new Date(0));
+const feedHour = (hour: Date) =>
+  storeClientMetrics(
+    db,
+    HOUR_SUMS.map((c) => ({ ...c, hour, variants: new Map(c.variants) })),
+  );
 
 /** What the fleet reports in one hour, summed: the figures the tables must keep. */
 const FED_PER_HOUR = FLEET.reduce(
