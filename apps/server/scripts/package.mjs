@@ -1,4 +1,4 @@
-// Packs the server into one installable npm package, `vexil` (README "Installing the package"):
+// Packs the server into one installable npm package, `vexil` (docs/operations.md#the-installable-package):
 // the bundle of scripts/build.mjs (Vexil's own code and its migrations, which are compiled in), the
 // `vexil` command, the console's built files and a package.json whose dependencies are the
 // third-party packages the bundle imports, at the versions this repository pins. Then

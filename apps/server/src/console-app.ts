@@ -9,7 +9,7 @@ interface Asset {
   type: string;
 }
 
-/** In the installed package, the console sits in console/ beside dist/ (scripts/package.mjs puts it there). */
+/** In the installed package, the console sits in console/ beside dist/ (docs/operations.md#the-installable-package). */
 const PACKAGED_CONSOLE = fileURLToPath(new URL("../console/", import.meta.url));
 
 /**
