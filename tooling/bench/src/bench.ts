@@ -561,8 +561,9 @@ async function main(): Promise<void> {
           headers: { ...admin, "content-type": "application/json" },
           body: JSON.stringify({ features: names }),
         });
-        await res.arrayBuffer();
-        if (res.status >= 300) throw new Error(`POST .../${path}: ${res.status}`);
+        const text = await res.text();
+        if (res.status >= 300)
+          throw new Error(`POST .../${path}: ${res.status} ${text}\nthe server's last lines:\n${server.output.slice(-10).join("\n")}`);
         return performance.now() - started;
       };
       for (let round = 0; round < settings.rounds; round++) {

@@ -34,7 +34,7 @@ export async function seedSearchFlags(client: pg.Client, count: number): Promise
   );
   await client.query(
     `insert into feature_tags (feature_name, tag_type, tag_value)
-     select 'search-flag-' || lpad(g::text, 6, '0'), 'simple', 'search-tag-' || (g % ${SEARCH_TAGS} + 1) from generate_series(1, $1::int, 5) g`,
+     select 'search-flag-' || lpad(g::text, 6, '0'), 'simple', 'search-tag-' || (g / 5 % ${SEARCH_TAGS} + 1) from generate_series(1, $1::int, 5) g`,
     [count],
   );
   await client.query(

@@ -83,17 +83,32 @@ function archivedAndLifecycle(eb: FeaturesEb, q: Query): Expression<SqlBool>[] {
   return [stages.length ? eb.or([inStages(), archived]) : archived];
 }
 
+/** A query term, and the part of it that the index of names is asked for (docs/search.md#rare-part). */
+export interface SearchTerm {
+  term: string;
+  part: string;
+}
+
+/**
+ * The text holds the term: looked up by the term's rare part, then checked whole. `text || ''` is
+ * no column an index can answer, so it filters the rows found rather than adding the common
+ * trigrams' long lists to the look-up (docs/search.md#rare-part).
+ */
+function holds<DB, TB extends keyof DB>(w: ExpressionBuilder<DB, TB>, column: RawBuilder<string>, { term, part }: SearchTerm) {
+  if (part === term) return w(column, "ilike", containing(term));
+  return w.and([w(column, "ilike", containing(part)), w(sql`${column} || ''`, "ilike", containing(term))]);
+}
+
 /** The flags whose name, description or a tag's value holds one of the terms (pg_trgm's indexes). */
-export function termMatches(db: Kysely<Database>, terms: string[]) {
-  const patterns = terms.map(containing);
+export function termMatches(db: Kysely<Database>, terms: SearchTerm[]) {
   const byText = db
     .selectFrom("features as t")
     .select("t.name as feature_name")
-    .where((w) => w.or(patterns.flatMap((p) => [w("t.name", "ilike", p), w("t.description", "ilike", p)])));
+    .where((w) => w.or(terms.flatMap((t) => [holds(w, sql.ref("t.name"), t), holds(w, sql.ref("t.description"), t)])));
   const byTag = db
     .selectFrom("feature_tags as ft")
     .select("ft.feature_name")
-    .where((w) => w.or(patterns.map((p) => w("ft.tag_value", "ilike", p))));
+    .where((w) => w.or(terms.map((t) => holds(w, sql.ref("ft.tag_value"), t))));
   // A union, not an OR with a sub-select: each side is read from its own index.
   return byText.union(byTag);
 }
@@ -150,17 +165,16 @@ export function featureSearchConditions(eb: FeaturesEb, q: Query, matches?: Term
   }
   if (q.tag) {
     const tags = q.tag.values as { type: string; value: string }[];
-    // Carriers of any tag looked up first and listed, when few: by primary key (docs/search.md#indexes).
-    if (q.tag.mode === "any" && tagged) conditions.push(namedIn(tagged));
+    const carriers = eb
+      .selectFrom("feature_tags as ft")
+      .select("ft.feature_name")
+      .where((w) => w.or(tags.map((t) => w.and([w("ft.tag_type", "=", t.type), w("ft.tag_value", "=", t.value)]))));
+    // Carriers of any tag looked up first and listed, when few; when many, still read by primary
+    // key, from an array the statement builds first (docs/search.md#indexes).
+    if (q.tag.mode === "any") conditions.push(tagged ? namedIn(tagged) : sql<SqlBool>`features.name = any(array(${carriers.distinct()}))`);
     else
       conditions.push(
-        carried(eb, q.tag, (all) => {
-          const rows = eb
-            .selectFrom("feature_tags as ft")
-            .select("ft.feature_name")
-            .where((w) => w.or(tags.map((t) => w.and([w("ft.tag_type", "=", t.type), w("ft.tag_value", "=", t.value)]))));
-          return all ? rows.groupBy("ft.feature_name").having(sql`count(*)`, "=", tags.length) : rows;
-        }),
+        carried(eb, q.tag, (all) => (all ? carriers.groupBy("ft.feature_name").having(sql`count(*)`, "=", tags.length) : carriers)),
       );
   }
   if (q.segment) {

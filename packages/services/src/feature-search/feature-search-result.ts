@@ -1,4 +1,4 @@
-import type { Database } from "@vexil/db";
+import { type Database, preparedQuery } from "@vexil/db";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import { imageUrlFor } from "../users/user.ts";
@@ -54,7 +54,7 @@ const dateOf = (value: string | Date | null): Date | null => (value === null ? n
 export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[]): Promise<FeatureSearchResult[]> {
   if (rows.length === 0) return [];
   const names = rows.map((r) => r.name);
-  const [extras, environments] = await Promise.all([extrasOf(db, names), environmentsOf(db, names)]);
+  const [extras, environments] = await Promise.all([searchExtras.execute(db, { names }), environmentsOf(db, names).execute()]);
   const extrasByName = new Map(extras.map((e) => [e.name, e]));
   const environmentsByName = new Map<string, FeatureSearchEnvironment[]>();
   for (const e of environments) {
@@ -114,11 +114,14 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
   });
 }
 
+/** The page's names as one array parameter (docs/search.md#indexes). */
+const pageNames = (names: string[]) => sql<string>`any(${names}::text[])`;
+
 /** Per feature: tags, segments, dependencies, lifecycle stage and creator. */
 function extrasOf(db: Kysely<Database>, names: string[]) {
   return db
     .selectFrom("features")
-    .where("features.name", "in", names)
+    .where("features.name", "=", pageNames(names))
     .select((eb) => [
       "features.name",
       jsonArrayFrom(
@@ -159,22 +162,64 @@ function extrasOf(db: Kysely<Database>, names: string[]) {
         .orderBy("e.id", "desc")
         .limit(1)
         .as("created_by"),
-    ])
-    .execute();
+    ]);
 }
 
-/** Per feature, each environment enabled in its project, in Unleash's order (sort order, then name). */
+/**
+ * Per feature, each environment enabled in its project, in Unleash's order (sort order, then
+ * name). Strategies, the last hour's SDK counts and open change requests are each aggregated once
+ * over the page's names and joined, rather than asked per row: a correlated sub-select is planned
+ * for any name, and over a table where a few flags hold most rows (change requests) that plan
+ * reads far more than the page needs (docs/search.md#indexes).
+ */
 function environmentsOf(db: Kysely<Database>, names: string[]) {
   const closed = ["Applied", "Cancelled", "Rejected"];
   return db
+    .with("strategies", (qb) =>
+      qb
+        .selectFrom("feature_strategies as s")
+        .where("s.feature_name", "=", pageNames(names))
+        .groupBy(["s.feature_name", "s.environment_name"])
+        .select(["s.feature_name", "s.environment_name", sql<boolean>`bool_or(not s.disabled)`.as("any_enabled")]),
+    )
+    .with("counts", (qb) =>
+      qb
+        .selectFrom("client_metrics as m")
+        .where("m.feature_name", "=", pageNames(names))
+        // As Unleash: the hour buckets that began within the last hour. Hours stay in client_metrics
+        // for two days before housekeeping rolls them up, so the daily table never holds any of these
+        // (docs/sdk-protocols.md#metrics-storage).
+        .where("m.hour", ">=", sql<Date>`now() - interval '1 hour'`)
+        .groupBy(["m.feature_name", "m.environment"])
+        .select(["m.feature_name", "m.environment", sql<string>`sum(m.yes)`.as("yes"), sql<string>`sum(m.no)`.as("no")]),
+    )
+    .with("open_requests", (qb) =>
+      qb
+        .selectFrom("change_request_changes as c")
+        .innerJoin("change_requests as cr", "cr.id", "c.change_request_id")
+        .where("c.feature_name", "=", pageNames(names))
+        .where("cr.state", "not in", closed)
+        .groupBy(["c.feature_name", "cr.environment_name", "cr.project_id"])
+        .select([
+          "c.feature_name",
+          "cr.environment_name",
+          "cr.project_id",
+          sql<number[]>`json_agg(distinct cr.id order by cr.id)`.as("ids"),
+        ]),
+    )
     .selectFrom("features as f")
     .innerJoin("project_environments as pe", "pe.project_id", "f.project_id")
     .innerJoin("environments as e", "e.name", "pe.environment_name")
     .leftJoin("feature_environments as fe", (join) =>
       join.onRef("fe.feature_name", "=", "f.name").onRef("fe.environment_name", "=", "e.name"),
     )
-    .where("f.name", "in", names)
-    .select((eb) => [
+    .leftJoin("strategies as st", (join) => join.onRef("st.feature_name", "=", "f.name").onRef("st.environment_name", "=", "e.name"))
+    .leftJoin("counts as n", (join) => join.onRef("n.feature_name", "=", "f.name").onRef("n.environment", "=", "e.name"))
+    .leftJoin("open_requests as o", (join) =>
+      join.onRef("o.feature_name", "=", "f.name").onRef("o.environment_name", "=", "e.name").onRef("o.project_id", "=", "f.project_id"),
+    )
+    .where("f.name", "=", pageNames(names))
+    .select([
       "f.name as feature_name",
       "e.name",
       "e.type",
@@ -182,55 +227,18 @@ function environmentsOf(db: Kysely<Database>, names: string[]) {
       "fe.enabled",
       "fe.last_seen_at",
       sql<number | null>`jsonb_array_length(fe.variants)`.as("variant_count"),
-      eb
-        .exists(
-          eb
-            .selectFrom("feature_strategies as s")
-            .select("s.id")
-            .whereRef("s.feature_name", "=", "f.name")
-            .whereRef("s.environment_name", "=", "e.name"),
-        )
-        .as("has_strategies"),
-      eb
-        .exists(
-          eb
-            .selectFrom("feature_strategies as s")
-            .select("s.id")
-            .whereRef("s.feature_name", "=", "f.name")
-            .whereRef("s.environment_name", "=", "e.name")
-            .where("s.disabled", "=", false),
-        )
-        .as("has_enabled_strategies"),
-      // As Unleash: the hour buckets that began within the last hour. Hours stay in client_metrics
-      // for two days before housekeeping rolls them up, so the daily table never holds any of these
-      // (docs/sdk-protocols.md#metrics-storage).
-      eb
-        .selectFrom("client_metrics as m")
-        .select(sql<string>`coalesce(sum(m.yes), 0)`.as("yes"))
-        .whereRef("m.feature_name", "=", "f.name")
-        .whereRef("m.environment", "=", "e.name")
-        .where("m.hour", ">=", sql<Date>`now() - interval '1 hour'`)
-        .as("yes"),
-      eb
-        .selectFrom("client_metrics as m")
-        .select(sql<string>`coalesce(sum(m.no), 0)`.as("no"))
-        .whereRef("m.feature_name", "=", "f.name")
-        .whereRef("m.environment", "=", "e.name")
-        .where("m.hour", ">=", sql<Date>`now() - interval '1 hour'`)
-        .as("no"),
-      eb
-        .selectFrom("change_request_changes as c")
-        .innerJoin("change_requests as cr", "cr.id", "c.change_request_id")
-        .select(sql<number[]>`coalesce(json_agg(distinct cr.id order by cr.id), '[]')`.as("ids"))
-        .whereRef("c.feature_name", "=", "f.name")
-        .whereRef("cr.environment_name", "=", "e.name")
-        .whereRef("cr.project_id", "=", "f.project_id")
-        .where("cr.state", "not in", closed)
-        .as("change_request_ids"),
+      sql<boolean>`st.feature_name is not null`.as("has_strategies"),
+      sql<boolean>`coalesce(st.any_enabled, false)`.as("has_enabled_strategies"),
+      sql<string>`coalesce(n.yes, 0)`.as("yes"),
+      sql<string>`coalesce(n.no, 0)`.as("no"),
+      sql<number[]>`coalesce(o.ids, '[]')`.as("change_request_ids"),
     ])
     .orderBy("f.name")
     .orderBy("e.sort_order")
-    .orderBy("e.name")
-    .$narrowType<{ yes: string; no: string; change_request_ids: number[]; has_strategies: boolean; has_enabled_strategies: boolean }>()
-    .execute();
+    .orderBy("e.name");
 }
+
+// Prepared: each connection plans it once, its plan being the same for any names (each a look-up
+// by index). The environments are not: how many change requests a flag has varies by thousands,
+// and a plan made for any names would read them all (docs/search.md#indexes).
+const searchExtras = preparedQuery("vexil_search_extras", (db, p: { names: string[] }) => extrasOf(db, p.names));

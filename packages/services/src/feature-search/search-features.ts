@@ -2,6 +2,7 @@ import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
 import { featureSearchConditions, featureSearchOrder, type TermMatches, tagCarriers, termMatches } from "./feature-search-filters.ts";
 import { type FeatureSearchQuery, SEARCH_LIMIT_DEFAULT } from "./feature-search-query.ts";
+import { rarePart, trigramCounts } from "./rare-part.ts";
 import { type FeatureSearchResult, searchResultsFor } from "./feature-search-result.ts";
 
 /** Most names a query's terms, or a tag filter, may match and still be listed in the statements (docs/search.md#indexes). */
@@ -16,7 +17,11 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
   const q = query ?? {};
   let matches: TermMatches | undefined;
   if (q.query?.length) {
-    const all = termMatches(db, q.query);
+    const counts = await trigramCounts(db);
+    const all = termMatches(
+      db,
+      q.query.map((term) => ({ term, part: rarePart(term, counts) })),
+    );
     const found = await all.limit(LISTED_MATCHES + 1).execute();
     matches = found.length <= LISTED_MATCHES ? { names: found.map((m) => m.feature_name) } : { all };
   }
