@@ -40,7 +40,12 @@ export function createApp({ config, db, log, version = "0.1.0" }: AppOptions): A
   const server = createHttpServer(createRequestHandler({ config, deps, log, metrics, version }), config, log);
   const scheduler = startChangeRequestScheduler(db.kysely, log, config.SCHEDULER_INTERVAL_MS);
   const addonDelivery = startAddonDelivery(db, config, log, (outcome) => metrics.countDelivery(outcome));
-  const housekeeping = startHousekeeping(db.kysely, log, deps.loginPolicy.sessions, config.HOUSEKEEPING_INTERVAL_MS);
+  const housekeeping = startHousekeeping(
+    db.kysely,
+    log,
+    { sessions: deps.loginPolicy.sessions, metricsRetentionDays: config.METRICS_RETENTION_DAYS },
+    config.HOUSEKEEPING_INTERVAL_MS,
+  );
   const metricsFlush = startPeriodicTask(log, "storing SDK metrics", config.METRICS_FLUSH_INTERVAL_MS, async () => {
     const drained = deps.clientMetrics.drain();
     try {

@@ -84,6 +84,8 @@ const schema = z.object({
   WEBHOOK_GIVE_UP_AFTER_MS: int(1_000, 30 * 86_400_000).default(86_400_000),
   /** One attempt's time limit (a claimed delivery comes back to every instance after twice this). */
   WEBHOOK_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  /** Days of SDK metrics kept (per day) before today; older ones are deleted by housekeeping (docs/sdk-protocols.md#metrics-storage). */
+  METRICS_RETENTION_DAYS: int(2, 36_500).default(90),
   /** Streams (`GET /api/client/streaming`) one instance keeps open; past it SDKs are told to poll. */
   STREAMING_MAX_CONNECTIONS: int(0, 1_000_000).default(10_000),
   /** How often every stream gets a comment line, so that proxies keep idle connections (the Node SDK gives up after 60 s of silence). */

@@ -9,8 +9,16 @@ interface Asset {
   type: string;
 }
 
-/** Where `vite build` of apps/web writes the console; one level up from both src/ and dist/. */
-export const CONSOLE_DIST = fileURLToPath(new URL("../../web/dist/", import.meta.url));
+/** In the installed package, the console sits in console/ beside dist/ (docs/operations.md#the-installable-package). */
+const PACKAGED_CONSOLE = fileURLToPath(new URL("../console/", import.meta.url));
+
+/**
+ * Where the built console is: the package's own copy when installed with npm, else where `vite
+ * build` of apps/web writes it in the repository (one level up from both src/ and dist/).
+ */
+export const CONSOLE_DIST = existsSync(join(PACKAGED_CONSOLE, "index.html"))
+  ? PACKAGED_CONSOLE
+  : fileURLToPath(new URL("../../web/dist/", import.meta.url));
 
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",

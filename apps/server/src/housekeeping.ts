@@ -1,25 +1,40 @@
 import type { Logger } from "@vexil/api";
 import type { Database } from "@vexil/db";
-import { forgetExpiredAuthRecords, markPotentiallyStaleFlags, type SessionPolicy } from "@vexil/services";
+import { forgetExpiredAuthRecords, markPotentiallyStaleFlags, rollUpClientMetrics, type SessionPolicy } from "@vexil/services";
 import type { Kysely } from "kysely";
 import { type PeriodicTask, startPeriodicTask } from "./periodic-task.ts";
 
+export interface HousekeepingPolicy {
+  sessions: SessionPolicy;
+  /** Days of SDK metrics kept per day (METRICS_RETENTION_DAYS). */
+  metricsRetentionDays: number;
+}
+
 /**
  * At start and every `intervalMs`: deletes expired sessions and failed-login records that count for
- * nothing any more, and marks flags older than their type's lifetime potentially stale. Every
- * instance runs it: the deletes are idempotent, and the staleness pass queues on a Postgres
- * advisory lock and changes only what is still out of date, so each flag gets one event.
+ * nothing any more, marks flags older than their type's lifetime potentially stale, and rolls SDK
+ * metrics up from hours to days and deletes days past their retention. Every instance runs it: the
+ * deletes are idempotent, the staleness pass queues on a Postgres advisory lock and changes only
+ * what is still out of date, so each flag gets one event, and the metrics pass runs on one instance
+ * at a time, the others skipping it (docs/sdk-protocols.md#metrics-storage).
  */
-export function startHousekeeping(db: Kysely<Database>, log: Logger, policy: SessionPolicy, intervalMs: number): PeriodicTask {
+export function startHousekeeping(db: Kysely<Database>, log: Logger, policy: HousekeepingPolicy, intervalMs: number): PeriodicTask {
   return startPeriodicTask(log, "housekeeping", intervalMs, async () => {
-    const [auth, staleness] = await Promise.allSettled([forgetExpiredAuthRecords(db, policy), markPotentiallyStaleFlags(db)]);
+    const [auth, staleness, metrics] = await Promise.allSettled([
+      forgetExpiredAuthRecords(db, policy.sessions),
+      markPotentiallyStaleFlags(db),
+      rollUpClientMetrics(db, { retentionDays: policy.metricsRetentionDays }),
+    ]);
     if (auth.status === "fulfilled" && (auth.value.sessions || auth.value.loginFailures))
       log.info(auth.value, "expired auth records deleted");
     if (staleness.status === "fulfilled" && staleness.value.on.length + staleness.value.off.length > 0) {
       log.info(staleness.value, "potentially stale flags reassessed");
     }
-    // Each part ran whatever the other did; a failure is logged by the task and retried at the next interval.
-    const failed = [auth, staleness].find((r) => r.status === "rejected");
+    if (metrics.status === "fulfilled" && (metrics.value.hourlyRowsRolledUp || metrics.value.dailyRowsDeleted)) {
+      log.info(metrics.value, "SDK metrics rolled up to days and pruned");
+    }
+    // Each part ran whatever the others did; a failure is logged by the task and retried at the next interval.
+    const failed = [auth, staleness, metrics].find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
   });
 }

@@ -256,7 +256,12 @@ test("housekeeping marks flags older than their type's lifetime potentially stal
   await sql`update features set created_at = now() - interval '45 days' where name in ('hk-0', 'hk-1')`.execute(db);
   // A second instance's housekeeping, on connections of its own where Postgres allows them.
   const second = srv.db.databaseUrl ? connectDatabase({ databaseUrl: srv.db.databaseUrl, poolSize: 2 }) : srv.db;
-  const otherHousekeeping = startHousekeeping(second.kysely, pino({ level: "silent" }), srv.app.deps.loginPolicy.sessions, 0);
+  const otherHousekeeping = startHousekeeping(
+    second.kysely,
+    pino({ level: "silent" }),
+    { sessions: srv.app.deps.loginPolicy.sessions, metricsRetentionDays: 90 },
+    0,
+  );
   const from = await lastEventId();
   await Promise.all([srv.app.housekeeping.tick(), otherHousekeeping.tick(), srv.app.housekeeping.tick()]);
   await otherHousekeeping.stop();

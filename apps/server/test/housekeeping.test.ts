@@ -1,11 +1,17 @@
 import { sql } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { loginHeaders, TEST_PASSWORD, userWithRole } from "./support/principals.ts";
+import { adminToken, clientToken, loginHeaders, TEST_PASSWORD, userWithRole } from "./support/principals.ts";
 import { startTestServer } from "./support/test-server.ts";
 
-// The idle limit is an hour here, so that "idle too long" is easy to set up in SQL.
-const srv = await startTestServer({ SESSION_IDLE_TIMEOUT_MS: "3600000", AUTH_CACHE_TTL_MS: "0" });
+// The idle limit is an hour here, so that "idle too long" is easy to set up in SQL; metrics are
+// stored when the test ticks the flush.
+const srv = await startTestServer({
+  SESSION_IDLE_TIMEOUT_MS: "3600000",
+  AUTH_CACHE_TTL_MS: "0",
+  METRICS_FLUSH_INTERVAL_MS: "0",
+  METRICS_RETENTION_DAYS: "30",
+});
 
 test("housekeeping deletes expired and idle sessions and old failed logins, and keeps the rest working", async () => {
   const user = await userWithRole(srv, "editor", "hk-user");
@@ -47,6 +53,66 @@ test("housekeeping deletes expired and idle sessions and old failed logins, and 
   for (const headers of [expired, idle]) assert.is((await srv.call("GET", "/api/admin/banners", { headers })).status, 401);
   const log = srv.logs.find((line) => line.msg === "expired auth records deleted");
   assert.equal([log?.sessions, log?.loginFailures], [2, 1]);
+});
+
+test("housekeeping rolls SDK metrics older than two days up to days and deletes days past the retention; every reader still adds up", async () => {
+  const admin = await adminToken(srv);
+  const sdk = await clientToken(srv);
+  assert.is((await srv.call("POST", "/api/admin/projects/default/features", { body: { name: "hk.metrics" }, headers: admin })).status, 201);
+  const DAY = 86_400_000;
+  const now = Date.now();
+  const today = Math.floor(now / DAY) * DAY;
+  const report = (at: number, yes: number, no: number, variants: Record<string, number>) => ({
+    appName: "hk-app",
+    instanceId: "hk-1",
+    bucket: { start: new Date(at).toISOString(), stop: new Date(at).toISOString(), toggles: { "hk.metrics": { yes, no, variants } } },
+  });
+  // Two hours of a day four days ago, one of a day past the retention, and one of now.
+  const fourDaysAgo = today - 4 * DAY;
+  for (const body of [
+    report(fourDaysAgo + 9 * 3_600_000, 3, 1, { blue: 3 }),
+    report(fourDaysAgo + 17 * 3_600_000 + 60_000, 4, 2, { blue: 1, red: 3 }),
+    report(today - 40 * DAY, 100, 100, {}),
+    report(now, 5, 0, { red: 5 }),
+  ]) {
+    assert.is((await srv.call("POST", "/api/client/metrics", { body, headers: sdk })).status, 202);
+  }
+  await srv.app.metricsFlush.tick();
+  const raw = async () => (await srv.call("GET", "/api/admin/client-metrics/features/hk.metrics/raw", { headers: admin })).json.data;
+  const lastHour = async () => {
+    const res = await srv.call("GET", "/api/admin/search/features?query=hk.metrics", { headers: admin });
+    const env = res.json.features[0].environments.find((e: { name: string }) => e.name === "development");
+    return [env.yes, env.no];
+  };
+  assert.is((await raw()).length, 4);
+  const searchedBefore = await lastHour();
+  assert.equal(searchedBefore, [5, 0]);
+
+  await srv.app.housekeeping.tick();
+
+  const hour = new Date(Math.floor(now / 3_600_000) * 3_600_000).toISOString();
+  const row = { featureName: "hk.metrics", appName: "hk-app", environment: "development" };
+  assert.equal(await raw(), [
+    { ...row, timestamp: new Date(fourDaysAgo).toISOString(), yes: 7, no: 3, variants: { blue: 4, red: 3 } },
+    { ...row, timestamp: hour, yes: 5, no: 0, variants: { red: 5 } },
+  ]);
+  assert.equal(await lastHour(), searchedBefore);
+  const db = srv.db.kysely;
+  assert.equal(
+    (await db.selectFrom("client_metrics").select("hour").where("feature_name", "=", "hk.metrics").execute()).map((r) =>
+      r.hour.toISOString(),
+    ),
+    [hour],
+  );
+  assert.equal(
+    (await db.selectFrom("client_metrics_daily").select(["day", "yes", "no"]).where("feature_name", "=", "hk.metrics").execute()).map(
+      (r) => [r.day.toISOString(), Number(r.yes), Number(r.no)],
+    ),
+    [[new Date(fourDaysAgo).toISOString(), 7, 3]],
+  );
+  const log = srv.logs.find((line) => line.msg === "SDK metrics rolled up to days and pruned");
+  // Rolled up: the three old hours' counts and their three variant counts; deleted: the old day's counts.
+  assert.equal([log?.hourlyRowsRolledUp, log?.dailyRowsDeleted], [6, 1]);
 });
 
 test.after(async () => {

@@ -18,7 +18,13 @@ import type { UserTable } from "./tables/user.table.ts";
 import type { FeatureStrategySegmentTable, FeatureStrategyTable, StrategyTypeTable } from "./tables/strategy.table.ts";
 import type { SegmentTable } from "./tables/segment.table.ts";
 import type { FeatureDependencyTable } from "./tables/feature-dependency.table.ts";
-import type { ClientInstanceTable, ClientMetricTable, ClientMetricVariantTable } from "./tables/client-metrics.table.ts";
+import type {
+  ClientInstanceTable,
+  ClientMetricDailyTable,
+  ClientMetricTable,
+  ClientMetricVariantDailyTable,
+  ClientMetricVariantTable,
+} from "./tables/client-metrics.table.ts";
 
 /** Every table Vexil keeps, as Kysely sees it. Columns are snake_case in SQL and here. */
 export interface Database {
@@ -46,6 +52,8 @@ export interface Database {
   client_instances: ClientInstanceTable;
   client_metrics: ClientMetricTable;
   client_metric_variants: ClientMetricVariantTable;
+  client_metrics_daily: ClientMetricDailyTable;
+  client_metric_variants_daily: ClientMetricVariantDailyTable;
   feature_types: FeatureTypeTable;
   feature_lifecycles: FeatureLifecycleTable;
   tag_types: TagTypeTable;

@@ -102,6 +102,7 @@ export {
   featureMetricsRaw,
   listClientApplications,
 } from "./client-metrics/read-client-metrics.ts";
+export { rollUpClientMetrics } from "./client-metrics-retention/roll-up-client-metrics.ts";
 export {
   CONTEXT_FIELDS,
   type FrontendContext,

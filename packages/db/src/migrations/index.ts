@@ -13,6 +13,7 @@ import * as featureTypesAsUnleash from "./2026-11-24T12-00-feature-types-as-unle
 import * as lifecycleStages from "./2026-11-24T13-00-lifecycle-stages.ts";
 import * as featureSearch from "./2026-11-24T12-00-feature-search.ts";
 import * as webhooks from "./2026-11-24T14-00-webhooks.ts";
+import * as clientMetricsDaily from "./2026-11-24T20-00-client-metrics-daily.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T12-00-tag-type-colors": tagTypeColors,
   "2026-11-24T13-00-lifecycle-stages": lifecycleStages,
   "2026-11-24T14-00-webhooks": webhooks,
+  "2026-11-24T20-00-client-metrics-daily": clientMetricsDaily,
 };

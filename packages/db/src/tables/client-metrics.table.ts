@@ -31,3 +31,24 @@ export interface ClientMetricVariantTable {
   variant: string;
   count: ColumnType<number, number | undefined, number>;
 }
+
+/** Evaluation counts of the hours past the hourly window, summed per feature, environment, application and day (UTC). */
+export interface ClientMetricDailyTable {
+  feature_name: string;
+  environment: string;
+  app_name: string;
+  /** The day's first instant, UTC. */
+  day: Date;
+  yes: ColumnType<number, number | undefined, number>;
+  no: ColumnType<number, number | undefined, number>;
+}
+
+/** Variant counts of those days, summed as the daily counts are. */
+export interface ClientMetricVariantDailyTable {
+  feature_name: string;
+  environment: string;
+  app_name: string;
+  day: Date;
+  variant: string;
+  count: ColumnType<number, number | undefined, number>;
+}

@@ -45,35 +45,80 @@ export interface FeatureMetricsRow {
   variants: Record<string, number>;
 }
 
-/** GET /api/admin/client-metrics/features/:name/raw: the hourly sums of one feature, oldest first. */
+/**
+ * GET /api/admin/client-metrics/features/:name/raw: a feature's counts, oldest first: per day for the
+ * days housekeeping rolled up, per hour after them (docs/sdk-protocols.md#metrics-storage).
+ */
 export async function featureMetricsRaw(db: Kysely<Database>, featureName: string): Promise<FeatureMetricsRow[]> {
   const feature = await db.selectFrom("features").select("name").where("name", "=", featureName).executeTakeFirst();
   if (!feature) throw new NotFoundError(`There is no feature "${featureName}".`);
-  const rows = await db
-    .selectFrom("client_metrics")
-    .selectAll()
-    .where("feature_name", "=", featureName)
-    .orderBy("hour")
-    .orderBy("app_name")
-    .orderBy("environment")
-    .execute();
-  const variants = await db
-    .selectFrom("client_metric_variants")
-    .selectAll()
-    .where("feature_name", "=", featureName)
-    .orderBy("variant")
-    .execute();
-  return rows.map((row) => ({
-    featureName: row.feature_name,
+  // One snapshot for the four reads: a roll-up that commits between them would count its hours twice or not at all.
+  const [hours, hourVariants, days, dayVariants] = await db
+    .transaction()
+    .setIsolationLevel("repeatable read")
+    .execute(
+      async (trx) =>
+        [
+          await trx
+            .selectFrom("client_metrics")
+            .select(["app_name", "environment", "hour as at", "yes", "no"])
+            .where("feature_name", "=", featureName)
+            .execute(),
+          await trx
+            .selectFrom("client_metric_variants")
+            .select(["app_name", "environment", "hour as at", "variant", "count"])
+            .where("feature_name", "=", featureName)
+            .execute(),
+          await trx
+            .selectFrom("client_metrics_daily")
+            .select(["app_name", "environment", "day as at", "yes", "no"])
+            .where("feature_name", "=", featureName)
+            .execute(),
+          await trx
+            .selectFrom("client_metric_variants_daily")
+            .select(["app_name", "environment", "day as at", "variant", "count"])
+            .where("feature_name", "=", featureName)
+            .execute(),
+        ] as const,
+    );
+  return [...rowsOf(featureName, days, dayVariants), ...rowsOf(featureName, hours, hourVariants)].sort(
+    (a, b) => a.timestamp.getTime() - b.timestamp.getTime() || compare(a.appName, b.appName) || compare(a.environment, b.environment),
+  );
+}
+
+interface StoredCounts {
+  app_name: string;
+  environment: string;
+  at: Date;
+  yes: number;
+  no: number;
+}
+
+interface StoredVariantCount {
+  app_name: string;
+  environment: string;
+  at: Date;
+  variant: string;
+  count: number;
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** One table's counts with their variant counts (bigint columns arrive as text from pg). */
+function rowsOf(featureName: string, counts: StoredCounts[], variants: StoredVariantCount[]): FeatureMetricsRow[] {
+  const keyOf = (r: { app_name: string; environment: string; at: Date }) => JSON.stringify([r.app_name, r.environment, r.at.getTime()]);
+  const variantsByKey = new Map<string, [string, number][]>();
+  for (const v of [...variants].sort((a, b) => compare(a.variant, b.variant))) {
+    const key = keyOf(v);
+    variantsByKey.set(key, [...(variantsByKey.get(key) ?? []), [v.variant, Number(v.count)]]);
+  }
+  return counts.map((row) => ({
+    featureName,
     appName: row.app_name,
     environment: row.environment,
-    timestamp: row.hour,
+    timestamp: row.at,
     yes: Number(row.yes),
     no: Number(row.no),
-    variants: Object.fromEntries(
-      variants
-        .filter((v) => v.app_name === row.app_name && v.environment === row.environment && v.hour.getTime() === row.hour.getTime())
-        .map((v) => [v.variant, Number(v.count)]),
-    ),
+    variants: Object.fromEntries(variantsByKey.get(keyOf(row)) ?? []),
   }));
 }

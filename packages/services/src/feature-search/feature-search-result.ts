@@ -186,7 +186,9 @@ function environmentsOf(db: Kysely<Database>, names: string[]) {
       qb
         .selectFrom("client_metrics as m")
         .where("m.feature_name", "=", pageNames(names))
-        // As Unleash: the hour buckets that began within the last hour.
+        // As Unleash: the hour buckets that began within the last hour. Hours stay in client_metrics
+        // for two days before housekeeping rolls them up, so the daily table never holds any of these
+        // (docs/sdk-protocols.md#metrics-storage).
         .where("m.hour", ">=", sql<Date>`now() - interval '1 hour'`)
         .groupBy(["m.feature_name", "m.environment"])
         .select(["m.feature_name", "m.environment", sql<string>`sum(m.yes)`.as("yes"), sql<string>`sum(m.no)`.as("no")]),
