@@ -27,6 +27,12 @@ interface CompiledFlag {
 
 type Payload = { type: string; value: string } | null | undefined;
 
+/** Frozen, since one object answers many calls: a caller that wrote to it would change every later answer. */
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) if (inner !== null && typeof inner === "object") deepFreeze(inner);
+  return Object.freeze(value);
+}
+
 /** The outcomes of one flag, keyed by what decides them, with the frontend's answer shapes (as frontend-evaluator builds them). */
 function outcomesOf(feature: ClientFeature) {
   const strategies = (Array.isArray(feature.strategies) ? feature.strategies : []) as { variants?: { name: string }[] }[];
@@ -34,8 +40,8 @@ function outcomesOf(feature: ClientFeature) {
   const hasVariants = (feature.variants?.length ?? 0) > 0 || strategies.some((s) => (s.variants?.length ?? 0) > 0);
   const hasStrategies = strategies.length > 0;
   const outcome = (switchedOn: boolean, on: boolean, name: string, enabled: boolean, payload: Payload): Outcome => {
-    const shown = payload ? { payload: { type: payload.type, value: payload.value } } : {};
-    return {
+    const shown = payload ? { payload: Object.freeze({ type: payload.type, value: payload.value }) } : {};
+    return deepFreeze({
       on,
       variantName: name,
       toggle: on
@@ -55,7 +61,7 @@ function outcomesOf(feature: ClientFeature) {
         hasStrategies,
         variantFromStrategy: enabled && strategyVariantNames.has(name),
       },
-    };
+    });
   };
   const variantOutcomes = (definitions: readonly VariantDefinition[]) =>
     definitions.map((v) => outcome(true, true, v.name, true, v.payload));
