@@ -22,7 +22,7 @@ const packageOf = (specifier) =>
 
 // Every bare import outside @vexil/* is left to Node, which resolves it from apps/server: so each
 // must be a dependency of this package, or the bundle would fail only when it runs. (The services'
-// require of unleash-client through createRequire is not an import esbuild sees: it is declared
+// require of unleash-client and semver through createRequire is not an import esbuild sees: they are declared
 // here by hand, and test/build.test.ts calls the frontend API of the built server.)
 const undeclared = new Set();
 const thirdPartyExternal = {

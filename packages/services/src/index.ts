@@ -83,6 +83,7 @@ export { getSegment, listSegments } from "./segments/list-segments.ts";
 export { createSegment, deleteSegment, updateSegment } from "./segments/write-segment.ts";
 export { dependencyInputSchema } from "./dependencies/feature-dependency.ts";
 export { addFeatureDependency, deleteFeatureDependency } from "./dependencies/write-feature-dependency.ts";
+export type { ClientFeature, ClientFeatureSet } from "./client-features/client-feature.ts";
 export { ALL_PROJECTS, loadClientFeatures } from "./client-features/load-client-features.ts";
 export {
   clientFeatureFrom,
@@ -108,7 +109,8 @@ export {
   type FrontendContext,
   frontendContextSchema,
 } from "./frontend-evaluation/frontend-context.ts";
-export type { FrontendToggle } from "./frontend-evaluation/frontend-evaluator.ts";
+export { createFrontendEvaluator, type FrontendToggle } from "./frontend-evaluation/frontend-evaluator.ts";
+export { createCompiledEvaluator } from "./compiled-evaluation/compiled-evaluator.ts";
 export { bodyEtag, pollEtag } from "./frontend-evaluation/poll-etag.ts";
 export type { ClientDeltaEvent, HydrationEvent } from "./client-streaming/client-delta-event.ts";
 export {

@@ -14,6 +14,7 @@ import pg from "pg";
 import { type Comparison, formatBeforeAfter, roundOrder } from "./before-after.ts";
 import { measureCrossInstanceChange } from "./cross-instance-change.ts";
 import { addFeatures, CALLER_PENDING, featureName, PROJECT, seedChangeRequests, seedProjects } from "./dataset.ts";
+import { runEvaluatorScenario } from "./evaluator-scenario.ts";
 import { seedFrontendFlags } from "./frontend-flags.ts";
 import { type FrontendResult, runFrontendScenario } from "./frontend-scenario.ts";
 import { type LoadSpec, runLoad } from "./load.ts";
@@ -181,6 +182,10 @@ async function main(): Promise<void> {
   log(
     `node ${process.version}, ${cpus().length} cores, load average ${load()}; each figure the median of ${settings.rounds} measurements of ${settings.durationS} s, after ${settings.warmupS} s of warm-up`,
   );
+  if (settings.only === "evaluator") {
+    runEvaluatorScenario(settings.rounds, log);
+    return;
+  }
   const newer = BEFORE_DIR ? newerMigrations(BEFORE_DIR) : [];
   /** The before server runs on a copy of the database, made once it is filled (see startBefore). */
   const onCopy = BEFORE_DIR !== undefined && newer.length > 0;

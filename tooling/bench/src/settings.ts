@@ -64,16 +64,17 @@ export interface BenchSettings {
   archiveFlags: number;
   /**
    * One scenario alone, for a quick look: "frontend" (about a minute), "streams" (at the first
-   * feature count) or "search" (search, and the client API with archived flags, at the first
-   * feature count); unset runs everything.
+   * feature count), "search" (search, and the client API with archived flags, at the first
+   * feature count) or "evaluator" (the two frontend evaluators in process, no server); unset runs
+   * everything but "evaluator".
    */
-  only: "frontend" | "streams" | "search" | undefined;
+  only: "frontend" | "streams" | "search" | "evaluator" | undefined;
 }
 
-function onlyScenario(raw: string | undefined): "frontend" | "streams" | "search" | undefined {
+function onlyScenario(raw: string | undefined): BenchSettings["only"] {
   if (!raw) return undefined;
-  if (raw !== "frontend" && raw !== "streams" && raw !== "search")
-    throw new Error(`BENCH_ONLY must be "frontend", "streams" or "search" (or unset for every scenario), not "${raw}"`);
+  if (raw !== "frontend" && raw !== "streams" && raw !== "search" && raw !== "evaluator")
+    throw new Error(`BENCH_ONLY must be "frontend", "streams", "search" or "evaluator" (or unset for every scenario), not "${raw}"`);
   return raw;
 }
 
@@ -86,7 +87,7 @@ export function loadBenchSettings(): BenchSettings {
   const only = onlyScenario(process.env.BENCH_ONLY);
   const beforeDir = serverFolder("BENCH_BEFORE_DIR");
   // The streaming scenario is timed on one server; there would be nothing to compare.
-  if (beforeDir && (only === "streams" || only === "search"))
+  if (beforeDir && (only === "streams" || only === "search" || only === "evaluator"))
     throw new Error(`BENCH_BEFORE_DIR compares request rates of both servers: it does not apply to BENCH_ONLY=${only}`);
   const featureSteps = list("BENCH_FEATURES", [100, 10_000, 100_000]).sort((a, b) => a - b);
   return {

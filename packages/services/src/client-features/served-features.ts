@@ -2,7 +2,8 @@ import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
 import { type ClientScopeHub, createClientScopeHub, DEFAULT_HISTORY } from "../client-streaming/client-scope-hub.ts";
 import { type EvaluationDependencies, evaluationDependencies } from "../frontend-evaluation/evaluation-dependencies.ts";
-import { createFrontendEvaluator, type FrontendEvaluator } from "../frontend-evaluation/frontend-evaluator.ts";
+import { createCompiledEvaluator } from "../compiled-evaluation/compiled-evaluator.ts";
+import type { FrontendEvaluator } from "../frontend-evaluation/frontend-evaluator.ts";
 import type { ClientFeatureSet } from "./client-feature.ts";
 import { loadClientFeatures } from "./load-client-features.ts";
 import { type ClientFeaturesQuery, type RenderedClientFeatures, renderClientFeatures } from "./render-client-features.ts";
@@ -141,7 +142,7 @@ export function createServedFeatures(db: Kysely<Database>, options: ServedFeatur
       let evaluator: FrontendEvaluator | undefined;
       derived.frontend = {
         dependencies: evaluationDependencies(set),
-        evaluator: () => (evaluator ??= createFrontendEvaluator(set, evaluated)),
+        evaluator: () => (evaluator ??= createCompiledEvaluator(set, evaluated)),
       };
     }
     return derived.frontend;

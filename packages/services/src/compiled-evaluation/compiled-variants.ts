@@ -1,0 +1,58 @@
+import type { FrontendContext } from "../frontend-evaluation/frontend-context.ts";
+import { type ContextReader, contextReader } from "./context-reader.ts";
+import { hashAfter, hashPrefix, VARIANT_SEED } from "./murmur-hash.ts";
+
+/** A variant definition as served: a flag's own or a strategy's (weights are numbers, overrides lists of values). */
+export interface VariantDefinition {
+  name: string;
+  weight: number;
+  stickiness?: string | null;
+  payload?: { type: string; value: string } | null;
+  overrides?: { contextName: string; values: string[] }[] | null;
+}
+
+/** Picks the index of a variant for a context, or -1 where the SDK picks none. */
+export type VariantPicker = (context: FrontendContext) => number;
+
+/** The SDK's random seed when the stickiness has no value: a whole number 0 to 100,000, as text. */
+const randomSeed = () => String(Math.round(Math.random() * 100000));
+
+/**
+ * What the SDK's `selectVariantDefinition` does, compiled once per list
+ * (docs/evaluation.md#variants): the total weight summed here, each override's values in a set,
+ * the hash's `${groupId}:` prefix mixed here. `stickiness` undefined means `default` (the first of
+ * userId, sessionId, remoteAddress at the context's top, else a random seed); any other names a
+ * context value, random when it has none.
+ */
+export function compileVariants(groupId: unknown, stickiness: unknown, variants: readonly VariantDefinition[]): VariantPicker {
+  // The same sum as the SDK (a weight that is not a number makes it NaN, which is not <= 0 there either).
+  const totalWeight = variants.reduce((acc: number, v) => acc + v.weight, 0);
+  if (totalWeight <= 0) return () => -1;
+  const overrides: { index: number; reads: { read: ContextReader; values: ReadonlySet<string> }[] }[] = [];
+  variants.forEach((v, index) => {
+    if (!v.overrides) return;
+    overrides.push({ index, reads: v.overrides.map((o) => ({ read: contextReader(o.contextName), values: new Set(o.values) })) });
+  });
+  const weights = variants.map((v) => v.weight);
+  const prefix = hashPrefix(`${groupId}:`, VARIANT_SEED);
+  const named = stickiness === undefined || stickiness === "default" ? undefined : contextReader(String(stickiness));
+  const seedOf = named
+    ? (ctx: FrontendContext) => named(ctx) || randomSeed()
+    : (ctx: FrontendContext) => ctx.userId || ctx.sessionId || ctx.remoteAddress || randomSeed();
+
+  return (ctx) => {
+    for (const o of overrides) {
+      for (const { read, values } of o.reads) if (values.has(read(ctx) as string)) return o.index;
+    }
+    const target = (hashAfter(prefix, seedOf(ctx)) % totalWeight) + 1;
+    let counter = 0;
+    for (let i = 0; i < weights.length; i++) {
+      const weight = weights[i] as number;
+      if (weight === 0) continue;
+      counter += weight;
+      if (counter < target) continue;
+      return i;
+    }
+    return -1;
+  };
+}
