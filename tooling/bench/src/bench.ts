@@ -15,9 +15,11 @@ import { type Comparison, formatBeforeAfter, roundOrder } from "./before-after.t
 import { measureCrossInstanceChange } from "./cross-instance-change.ts";
 import { addFeatures, CALLER_PENDING, featureName, PROJECT, seedChangeRequests, seedProjects } from "./dataset.ts";
 import { seedFrontendFlags } from "./frontend-flags.ts";
+import { pollTarget } from "./frontend-polls.ts";
 import { type FrontendResult, runFrontendScenario } from "./frontend-scenario.ts";
 import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
+import { addPeerFeatures, type Peer, peerServes, rerunOnPeerNode, startPeer } from "./peer.ts";
 import { startTarget, stopTarget, type Target, withPeakRss } from "./processes.ts";
 import { serverStartArgs } from "./server-start-args.ts";
 import { check, formatTable, type Measured, medianOf, type Row } from "./report.ts";
@@ -168,9 +170,19 @@ function frontendReport({ row, sdkSetsPerS, polls }: FrontendResult): string[] {
   const ratio = rps / (row.memory?.stats.rps ?? Number.NaN);
   const pollChecks = polls.map(({ row: poll }) => {
     const pollRatio = poll.server.stats.rps / (poll.memory?.stats.rps ?? Number.NaN);
-    return check(`${poll.scenario} at ${poll.features} flags vs baseline (a) >= 0.7x`, `${pollRatio.toFixed(2)}x`, pollRatio >= 0.7);
+    const target = pollTarget(poll.scenario);
+    return check(
+      `${poll.scenario} at ${poll.features} flags vs baseline (a) >= ${target}x`,
+      `${pollRatio.toFixed(2)}x`,
+      pollRatio >= target,
+    );
   });
+  const peerRatio = rps / (row.peer?.stats.rps ?? Number.NaN);
+  const peerCheck = row.peer
+    ? [check(`GET frontend API at ${row.features} flags vs Unleash 8.2 >= 5x`, `${peerRatio.toFixed(2)}x`, peerRatio >= 5)]
+    : [];
   return [
+    ...peerCheck,
     `frontend API: ${rps.toFixed(0)} evaluations of the ${row.features}-flag set/s; (c) the SDK (unleash-client) in one process: ${sdkSetsPerS.toFixed(0)}/s = ${(rps / sdkSetsPerS).toFixed(2)}x of (c)`,
     check(`GET frontend API at ${row.features} flags vs baseline (a) >= 0.5x`, `${ratio.toFixed(2)}x`, ratio >= 0.5),
     ...pollChecks,
@@ -189,6 +201,8 @@ async function main(): Promise<void> {
   const testDb = await createTestDb({ TEST_DATABASE_URL: settings.postgresUrl });
   const databaseUrl = testDb.databaseUrl as string;
   const databaseName = new URL(databaseUrl).pathname.slice(1);
+  /** Unleash 8.2 (BENCH_PEER=1): a baseline of the client API and frontend API rows, on a database of its own. */
+  let peer: Peer | undefined;
   const copyName = `${databaseName}_before`;
   let copyMade = false;
   let client = new pg.Client({ connectionString: databaseUrl });
@@ -225,6 +239,12 @@ async function main(): Promise<void> {
       );
     let server = await startServer(!onCopy);
     targets.push(server);
+    if (settings.peer && settings.only !== "streams" && settings.only !== "search") {
+      peer = await startPeer(settings.postgresUrl, `${databaseName}_unleash`);
+      log(
+        `peer baseline: ${peer.target.name} on Node ${process.version} at ${peer.target.base}, started in ${peer.startSeconds.toFixed(1)} s`,
+      );
+    }
     let before: Target | undefined;
     const labels = {
       before: BEFORE_DIR ? `${fileURLToPath(BEFORE_DIR)} (${commitOf(BEFORE_DIR)})` : "",
@@ -295,6 +315,7 @@ async function main(): Promise<void> {
       const result = await runFrontendScenario({
         server,
         before,
+        peer,
         memory,
         client,
         mirror: copyClient && mirrorFrontend(client, copyClient),
@@ -520,8 +541,10 @@ async function main(): Promise<void> {
       const row: Row = { scenario, features, server: medianOf(of(server) as Measured[]) };
       const m = of(memory);
       const p = of(pgBaseline);
+      const u = of(peer?.target);
       if (m) row.memory = medianOf(m);
       if (p) row.pg = medianOf(p);
+      if (u) row.peer = medianOf(u);
       rows.push(row);
       const beforeRounds = of(before);
       if (beforeRounds) comparisons.push({ scenario, features, before: beforeRounds, after: of(server) as Measured[] });
@@ -669,6 +692,32 @@ async function main(): Promise<void> {
       return;
     }
 
+    /**
+     * Unleash at a feature step (BENCH_PEER=1): the step's features added through its admin API,
+     * waited for until its client API serves them all, and the ETag of its answer when it answers a
+     * matching If-None-Match with a 304 (else its 304 row has no peer).
+     */
+    const peerAtStep = async (step: number) => {
+      if (!peer) return undefined;
+      const unleash = peer;
+      started = performance.now();
+      const from = unleash.features + 1;
+      await addPeerFeatures(unleash, from, step);
+      log(`peer baseline: features ${from}..${step} added through its admin API in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      let etag = "";
+      const served = await peerServes(async () => {
+        const res = await fetch(`${unleash.target.base}/api/client/features`, { headers: unleash.client });
+        etag = res.headers.get("etag") ?? "";
+        return ((await res.json()) as { features: unknown[] }).features.length === step;
+      });
+      if (!served) throw new Error(`Unleash's client API did not serve the ${step} features within 120 s`);
+      const again = await fetch(`${unleash.target.base}/api/client/features`, { headers: { ...unleash.client, "if-none-match": etag } });
+      await again.arrayBuffer();
+      if (again.status !== 304)
+        log(`peer baseline: Unleash answered its own ETag (${etag || "none"}) with ${again.status}: no peer in the 304 row`);
+      return { target: unleash.target, etag: again.status === 304 ? etag : undefined };
+    };
+
     /** The last feature count at which the client API rows run: the archived flags are measured there. */
     const lastClientStep = settings.featureSteps.filter((s) => s <= 10_000).at(-1);
     for (const step of settings.featureSteps) {
@@ -694,11 +743,22 @@ async function main(): Promise<void> {
         const etag = served.headers.get("etag") ?? "";
         // Baseline (a) answers the same bytes as the server at this many features.
         await fetch(`${memory?.base}/bench/client-features`, { method: "PUT", body: JSON.stringify({ body: served.text, etag }) });
-        await run("GET client features", clientSpec(), [memory]);
+        const unleash = await peerAtStep(step);
+        // Unleash's requests are the same but for its own token (and its own ETag).
+        const forPeer = (spec: LoadSpec): LoadSpec => ({ ...spec, headers: { ...spec.headers, ...peer?.client } });
+        await run("GET client features", (target) => (target === unleash?.target ? forPeer(clientSpec()) : clientSpec()), [
+          memory,
+          unleash?.target,
+        ]);
         // Each server's poll carries the ETag that server answered; baseline (a)'s is ours.
         const etags = new Map<Target, string>();
         if (before) etags.set(before, (await api(before.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "");
-        await run("GET client features, 304", (target) => clientSpec({ "if-none-match": etags.get(target) ?? etag }, 304), [memory]);
+        if (unleash?.etag) etags.set(unleash.target, unleash.etag);
+        const pollOf = (target: Target) => clientSpec({ "if-none-match": etags.get(target) ?? etag }, 304);
+        await run("GET client features, 304", (target) => (target === unleash?.target ? forPeer(pollOf(target)) : pollOf(target)), [
+          memory,
+          unleash?.etag ? unleash.target : undefined,
+        ]);
         // The same with many archived flags in the database beside the served ones (then removed again).
         if (step === lastClientStep) await archivedScenario();
       }
@@ -858,6 +918,12 @@ async function main(): Promise<void> {
         console.log(check(`${scenario} at ${row.features} features p99 < 20 ms`, `${row.server.stats.p99} ms`, row.server.stats.p99 < 20));
       }
     }
+    for (const row of rows.filter((r) => r.peer && r.scenario !== "GET frontend API")) {
+      const peerRps = row.peer?.stats.rps ?? Number.NaN;
+      console.log(
+        `        ${row.scenario} at ${row.features} features vs Unleash 8.2: ${row.server.stats.rps.toFixed(0)} against ${peerRps.toFixed(0)} req/s = ${(row.server.stats.rps / peerRps).toFixed(2)}x`,
+      );
+    }
     const crossMs = crossInstance.ms;
     const crossMax = crossMs.at(-1) ?? Number.NaN;
     console.log(
@@ -898,6 +964,7 @@ async function main(): Promise<void> {
     log(`done; load average ${load()}`);
   } finally {
     for (const target of targets.reverse()) await stopTarget(target);
+    await peer?.stop();
     await client.end();
     await copyClient?.end();
     // Dropped as createTestDb's close drops ours.
@@ -906,6 +973,8 @@ async function main(): Promise<void> {
   }
 }
 
+const peerRun = settings.peer ? rerunOnPeerNode(log) : undefined;
+if (peerRun !== undefined) process.exit(peerRun);
 main().then(
   () => process.exit(0),
   (error) => {

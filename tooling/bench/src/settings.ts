@@ -68,6 +68,11 @@ export interface BenchSettings {
    * feature count); unset runs everything.
    */
   only: "frontend" | "streams" | "search" | undefined;
+  /**
+   * BENCH_PEER=1: Unleash 8.2 as a baseline of the client API and frontend API rows (installed with
+   * npm on first use), and the whole bench on its Node 24.
+   */
+  peer: boolean;
 }
 
 function onlyScenario(raw: string | undefined): "frontend" | "streams" | "search" | undefined {
@@ -112,5 +117,6 @@ export function loadBenchSettings(): BenchSettings {
     archivedFlags: num("BENCH_ARCHIVED_FLAGS", 100_000),
     archiveFlags: Math.max(1, num("BENCH_ARCHIVE_FLAGS", 1_000)),
     only,
+    peer: process.env.BENCH_PEER === "1",
   };
 }
