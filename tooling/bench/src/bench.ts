@@ -15,8 +15,8 @@ import { type Comparison, formatBeforeAfter, roundOrder } from "./before-after.t
 import { measureCrossInstanceChange } from "./cross-instance-change.ts";
 import { addFeatures, CALLER_PENDING, featureName, PROJECT, seedChangeRequests, seedProjects } from "./dataset.ts";
 import { seedFrontendFlags } from "./frontend-flags.ts";
-import { pollTarget } from "./frontend-polls.ts";
-import { type FrontendResult, runFrontendScenario } from "./frontend-scenario.ts";
+import { type FrontendPollResult, pollTarget } from "./frontend-polls.ts";
+import { type FrontendResult, runFrontendPollsScenario, runFrontendScenario } from "./frontend-scenario.ts";
 import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
 import { addPeerFeatures, type Peer, peerServes, rerunOnPeerNode, startPeer } from "./peer.ts";
@@ -164,11 +164,9 @@ function mirrorFrontend(ours: pg.Client, copy: pg.Client) {
   };
 }
 
-/** The frontend scenario's lines under the table, and its target. */
-function frontendReport({ row, sdkSetsPerS, polls }: FrontendResult): string[] {
-  const rps = row.server.stats.rps;
-  const ratio = rps / (row.memory?.stats.rps ?? Number.NaN);
-  const pollChecks = polls.map(({ row: poll }) => {
+/** The repeated polls' and OFREP's single flag's targets. */
+function pollReport(polls: FrontendPollResult[]): string[] {
+  return polls.map(({ row: poll }) => {
     const pollRatio = poll.server.stats.rps / (poll.memory?.stats.rps ?? Number.NaN);
     const target = pollTarget(poll.scenario);
     return check(
@@ -177,6 +175,13 @@ function frontendReport({ row, sdkSetsPerS, polls }: FrontendResult): string[] {
       pollRatio >= target,
     );
   });
+}
+
+/** The frontend scenario's lines under the table, and its target. */
+function frontendReport({ row, sdkSetsPerS, polls }: FrontendResult): string[] {
+  const rps = row.server.stats.rps;
+  const ratio = rps / (row.memory?.stats.rps ?? Number.NaN);
+  const pollChecks = pollReport(polls);
   const peerRatio = rps / (row.peer?.stats.rps ?? Number.NaN);
   const peerCheck = row.peer
     ? [check(`GET frontend API at ${row.features} flags vs Unleash 8.2 >= 5x`, `${peerRatio.toFixed(2)}x`, peerRatio >= 5)]
@@ -239,7 +244,7 @@ async function main(): Promise<void> {
       );
     let server = await startServer(!onCopy);
     targets.push(server);
-    if (settings.peer && settings.only !== "streams" && settings.only !== "search") {
+    if (settings.peer && (settings.only === undefined || settings.only === "frontend")) {
       peer = await startPeer(settings.postgresUrl, `${databaseName}_unleash`);
       log(
         `peer baseline: ${peer.target.name} on Node ${process.version} at ${peer.target.base}, started in ${peer.startSeconds.toFixed(1)} s`,
@@ -311,24 +316,25 @@ async function main(): Promise<void> {
     const pat = await api(server.base, "POST", "/api/admin/user/tokens", session, { description: "bench", expiresAt: null });
     const personal = { authorization: pat.json.secret as string };
 
+    const frontendOptions = (memory: Target) => ({
+      server,
+      before,
+      peer,
+      memory,
+      client,
+      mirror: copyClient && mirrorFrontend(client, copyClient),
+      admin,
+      flags: settings.frontendFlags,
+      connections: settings.connections,
+      rounds: settings.rounds,
+      durationS: settings.durationS,
+      warmupS: settings.warmupS,
+      sampleInTurns: inTurns,
+      api,
+      log,
+    });
     const frontendScenario = async (memory: Target) => {
-      const result = await runFrontendScenario({
-        server,
-        before,
-        peer,
-        memory,
-        client,
-        mirror: copyClient && mirrorFrontend(client, copyClient),
-        admin,
-        flags: settings.frontendFlags,
-        connections: settings.connections,
-        rounds: settings.rounds,
-        durationS: settings.durationS,
-        warmupS: settings.warmupS,
-        sampleInTurns: inTurns,
-        api,
-        log,
-      });
+      const result = await runFrontendScenario(frontendOptions(memory));
       for (const measured of [result, ...result.polls])
         if (measured.rounds.before)
           comparisons.push({
@@ -346,7 +352,7 @@ async function main(): Promise<void> {
         const name = target === server ? "server" : target.name;
         return [`${name} log lines at warn or above: ${warnings.length}`, ...warnings.slice(0, 5).map((line) => `  ${line.slice(0, 300)}`)];
       });
-    if (settings.only === "frontend") {
+    if (settings.only === "frontend" || settings.only === "polls") {
       if (onCopy) await startBefore();
       const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
       writeFileSync(bodiesFile, "{}");
@@ -356,6 +362,14 @@ async function main(): Promise<void> {
         readyPath: "/health",
       });
       targets.push(memory);
+      if (settings.only === "polls") {
+        const polls = await runFrontendPollsScenario({ ...frontendOptions(memory), peer: undefined });
+        console.log(`\n${formatTable(polls.map((poll) => poll.row))}\n`);
+        console.log("(a) bare node:http answering the same bytes (the same 304) from memory.\n\ntargets:");
+        for (const line of pollReport(polls)) console.log(line);
+        log(`done; load average ${load()}`);
+        return;
+      }
       const result = await frontendScenario(memory);
       console.log(`\n${formatTable([result.row, ...result.polls.map((poll) => poll.row)])}\n`);
       console.log(

@@ -52,13 +52,8 @@ export interface FrontendResult {
   polls: FrontendPollResult[];
 }
 
-/**
- * The frontend API answering browsers (issue 18): `GET /api/frontend` with a frontend token, one
- * evaluation of every flag of the set per request, each request with another userId. Paired with
- * (a) bare node:http answering the same bytes from memory and (c) the SDK evaluating the same flags
- * in process; the server's req/s is its evaluations of the set per second.
- */
-export async function runFrontendScenario(o: FrontendScenarioOptions): Promise<FrontendResult> {
+/** The flags and tokens of the scenario, the sample answer for one context, and baseline (a) told it. */
+async function prepareFrontend(o: FrontendScenarioOptions) {
   await seedFrontendFlags(o.client, o.flags);
   const scope = { projects: [FRONTEND_PROJECT], environment: "development" };
   const frontend = await o.api(o.server.base, "POST", "/api/admin/api-tokens", o.admin, {
@@ -77,6 +72,23 @@ export async function runFrontendScenario(o: FrontendScenarioOptions): Promise<F
   const on = (sample.json.toggles as unknown[]).length;
   o.log(`frontend API: ${o.flags} flags in "${FRONTEND_PROJECT}", ${on} on for one context (${sample.text.length} bytes)`);
   await fetch(`${o.memory.base}/bench/frontend`, { method: "PUT", body: sample.text });
+  return { headers, sample, sdkSecret: sdk.json.secret as string };
+}
+
+/** BENCH_ONLY=polls: the scenario's flags and tokens, then only its repeated polls and OFREP's single flag (for profiling them). */
+export async function runFrontendPollsScenario(o: FrontendScenarioOptions): Promise<FrontendPollResult[]> {
+  const { headers } = await prepareFrontend(o);
+  return runFrontendPolls({ ...o, headers });
+}
+
+/**
+ * The frontend API answering browsers (issue 18): `GET /api/frontend` with a frontend token, one
+ * evaluation of every flag of the set per request, each request with another userId. Paired with
+ * (a) bare node:http answering the same bytes from memory and (c) the SDK evaluating the same flags
+ * in process; the server's req/s is its evaluations of the set per second.
+ */
+export async function runFrontendScenario(o: FrontendScenarioOptions): Promise<FrontendResult> {
+  const { headers, sample, sdkSecret } = await prepareFrontend(o);
   if (o.peer) await loadPeer(o, o.peer, sample.json.toggles as Toggle[]);
   const spec: LoadSpec = {
     method: "GET",
@@ -101,7 +113,7 @@ export async function runFrontendScenario(o: FrontendScenarioOptions): Promise<F
       env: {
         ...process.env,
         BENCH_SERVER: o.server.base,
-        BENCH_CLIENT_TOKEN: sdk.json.secret as string,
+        BENCH_CLIENT_TOKEN: sdkSecret,
         BENCH_SECONDS: String(o.durationS),
         BENCH_WARMUP_S: String(o.warmupS),
       },

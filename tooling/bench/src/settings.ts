@@ -63,11 +63,12 @@ export interface BenchSettings {
   /** BENCH_ARCHIVE_FLAGS: live flags archived in one call (then revived), each round (issue 24's target: under 2 s at 1,000). */
   archiveFlags: number;
   /**
-   * One scenario alone, for a quick look: "frontend" (about a minute), "streams" (at the first
-   * feature count) or "search" (search, and the client API with archived flags, at the first
-   * feature count); unset runs everything.
+   * One scenario alone, for a quick look: "frontend" (about a minute), "polls" (of the frontend
+   * scenario, only its repeated polls and OFREP's single flag), "streams" (at the first feature
+   * count) or "search" (search, and the client API with archived flags, at the first feature
+   * count); unset runs everything.
    */
-  only: "frontend" | "streams" | "search" | undefined;
+  only: Only | undefined;
   /**
    * BENCH_PEER=1: Unleash 8.2 as a baseline of the client API and frontend API rows (installed with
    * npm on first use), and the whole bench on its Node 24.
@@ -75,11 +76,14 @@ export interface BenchSettings {
   peer: boolean;
 }
 
-function onlyScenario(raw: string | undefined): "frontend" | "streams" | "search" | undefined {
+type Only = "frontend" | "polls" | "streams" | "search";
+const ONLY: readonly string[] = ["frontend", "polls", "streams", "search"];
+
+function onlyScenario(raw: string | undefined): Only | undefined {
   if (!raw) return undefined;
-  if (raw !== "frontend" && raw !== "streams" && raw !== "search")
-    throw new Error(`BENCH_ONLY must be "frontend", "streams" or "search" (or unset for every scenario), not "${raw}"`);
-  return raw;
+  if (!ONLY.includes(raw))
+    throw new Error(`BENCH_ONLY must be "frontend", "polls", "streams" or "search" (or unset for every scenario), not "${raw}"`);
+  return raw as Only;
 }
 
 const serverFolder = (name: string): URL | undefined => {
