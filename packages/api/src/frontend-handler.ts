@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type FrontendContext, pollEtag } from "@vexil/services";
+import { type FrontendContext, plainFrontendContext, pollEtag } from "@vexil/services";
 import { clientScope } from "./client-scope.ts";
 import type { ProtectedContext } from "./context.ts";
 import { contextFromQuery } from "./frontend-query.ts";
@@ -24,8 +24,8 @@ async function sendToggles(req: IncomingMessage, res: ServerResponse, ctx: Prote
 export const handleFrontendQuery: RawHandler = async (req, res, ctx) => {
   const url = req.url ?? "/";
   const queryAt = url.indexOf("?");
-  const context = frontendContextInputSchema.parse(queryAt === -1 ? {} : contextFromQuery(url.slice(queryAt + 1)));
-  await sendToggles(req, res, ctx, context);
+  const given = queryAt === -1 ? {} : contextFromQuery(url.slice(queryAt + 1));
+  await sendToggles(req, res, ctx, plainFrontendContext(given) ?? frontendContextInputSchema.parse(given));
 };
 
 /** `POST /api/frontend` (docs/sdk-protocols.md#frontend-api) over REST: the context is the body's `{context}`. */

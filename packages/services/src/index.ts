@@ -106,6 +106,7 @@ export {
   CONTEXT_FIELDS,
   type FrontendContext,
   frontendContextSchema,
+  plainFrontendContext,
 } from "./frontend-evaluation/frontend-context.ts";
 export type { FrontendToggle } from "./frontend-evaluation/frontend-evaluator.ts";
 export { bodyEtag, pollEtag } from "./frontend-evaluation/poll-etag.ts";
