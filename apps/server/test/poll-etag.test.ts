@@ -96,6 +96,24 @@ test("a context value some flag reads gives a 200 and a new ETag; one no flag re
   }
 });
 
+test("the same query from another address is another poll where a flag reads the address (the memo keys by both)", async () => {
+  await project("poll-address");
+  await flag("poll-address", "poll.office", { name: "remoteAddress", parameters: { IPs: "198.51.100.1" } });
+  const scoped = await token("frontend", ["poll-address"]);
+  const from = (ip: string, extra: Record<string, string> = {}) => get("?userId=alice", { ...scoped, "x-forwarded-for": ip, ...extra });
+  const office = await from("198.51.100.1");
+  assert.equal(names(office), ["poll.office"]);
+  await notModified(
+    () => from("198.51.100.1", { "if-none-match": office.headers.etag as string }),
+    office.headers.etag,
+    "the office again",
+  );
+  const home = await from("203.0.113.7", { "if-none-match": office.headers.etag as string });
+  assert.is(home.status, 200);
+  assert.equal(names(home), []);
+  assert.is.not(home.headers.etag, office.headers.etag);
+});
+
 test("a changed flag gives a 200 with a new ETag", async () => {
   const first = await get("?userId=carol");
   assert.equal(names(first), ["poll.everyone"]);

@@ -8,6 +8,7 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
+  if (Number.isFinite(declared)) return readDeclaredBody(req);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -16,6 +17,32 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * A body of a declared length within the limit: Node's parser delivers no more than that, so it is
+ * read by events alone (an async iterator per request showed in the CPU profile of OFREP's polls).
+ */
+function readDeclaredBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const settle = (error?: Error) => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", settle);
+      req.off("close", onClose);
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    };
+    const onEnd = () => settle();
+    // Closed before its end (the client went away): failed, as the async iterator fails it.
+    const onClose = () => settle(new Error("The request was closed before its body ended."));
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", settle);
+    req.on("close", onClose);
+  });
 }
 
 function payloadTooLarge(limit: number): TransportError {

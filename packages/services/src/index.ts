@@ -108,6 +108,7 @@ export {
   CONTEXT_FIELDS,
   type FrontendContext,
   frontendContextSchema,
+  plainFrontendContext,
 } from "./frontend-evaluation/frontend-context.ts";
 export { createFrontendEvaluator, type FrontendToggle } from "./frontend-evaluation/frontend-evaluator.ts";
 export { createCompiledEvaluator } from "./compiled-evaluation/compiled-evaluator.ts";

@@ -44,9 +44,10 @@ setClientFeatures(bodies.clientFeatures ?? "{}", bodies.clientEtag ?? '""');
 // The frontend API's answer for one context; bench.ts sets it before the frontend scenario.
 let frontend: Reply = json(200, bodies.frontend ?? '{"toggles":[]}');
 const missing = json(404, '{"name":"NotFoundError"}');
-// The repeated poll of the frontend scenario: its method, path and the ETag the server answered; a request that sends it back is a 304.
-let poll = { method: "", path: "", etag: "" };
-let pollNotModified: Reply = json(304, "");
+// The repeated requests of the frontend scenario: a method and path, and either the ETag the server
+// answered (a request that sends it back is a 304) or the body it answered (OFREP's single flag).
+let poll: { method: string; path: string; etag?: string; body?: string } = { method: "", path: "", etag: "" };
+let pollReply: Reply = json(304, "");
 
 const server = createServer((req, res) => {
   const url = req.url ?? "/";
@@ -62,7 +63,8 @@ const server = createServer((req, res) => {
         : /\bgzip\b/.test(req.headers["accept-encoding"] ?? "")
           ? clientFeaturesGzip
           : clientFeatures;
-  else if (req.method === poll.method && url === poll.path && req.headers["if-none-match"] === poll.etag) reply = pollNotModified;
+  else if (req.method === poll.method && url === poll.path && (poll.body !== undefined || req.headers["if-none-match"] === poll.etag))
+    reply = pollReply;
   else if (req.method === "GET" && url.startsWith("/api/frontend")) reply = frontend;
   if (req.method === "PUT" && url === "/bench/client-features") {
     const chunks: Buffer[] = [];
@@ -80,7 +82,8 @@ const server = createServer((req, res) => {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       poll = JSON.parse(Buffer.concat(chunks).toString("utf8")) as typeof poll;
-      pollNotModified = { status: 304, body: Buffer.alloc(0), headers: { etag: poll.etag } };
+      pollReply =
+        poll.body !== undefined ? json(200, poll.body) : { status: 304, body: Buffer.alloc(0), headers: { etag: poll.etag ?? "" } };
       res.writeHead(204);
       res.end();
     });

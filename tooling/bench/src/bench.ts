@@ -16,9 +16,11 @@ import { measureCrossInstanceChange } from "./cross-instance-change.ts";
 import { addFeatures, CALLER_PENDING, featureName, PROJECT, seedChangeRequests, seedProjects } from "./dataset.ts";
 import { runEvaluatorScenario } from "./evaluator-scenario.ts";
 import { seedFrontendFlags } from "./frontend-flags.ts";
-import { type FrontendResult, runFrontendScenario } from "./frontend-scenario.ts";
+import { type FrontendPollResult, pollTarget } from "./frontend-polls.ts";
+import { type FrontendResult, runFrontendPollsScenario, runFrontendScenario } from "./frontend-scenario.ts";
 import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
+import { addPeerFeatures, type Peer, peerServes, rerunOnPeerNode, startPeer } from "./peer.ts";
 import { startTarget, stopTarget, type Target, withPeakRss } from "./processes.ts";
 import { serverStartArgs } from "./server-start-args.ts";
 import { check, formatTable, type Measured, medianOf, type Row } from "./report.ts";
@@ -163,15 +165,30 @@ function mirrorFrontend(ours: pg.Client, copy: pg.Client) {
   };
 }
 
+/** The repeated polls' and OFREP's single flag's targets. */
+function pollReport(polls: FrontendPollResult[]): string[] {
+  return polls.map(({ row: poll }) => {
+    const pollRatio = poll.server.stats.rps / (poll.memory?.stats.rps ?? Number.NaN);
+    const target = pollTarget(poll.scenario);
+    return check(
+      `${poll.scenario} at ${poll.features} flags vs baseline (a) >= ${target}x`,
+      `${pollRatio.toFixed(2)}x`,
+      pollRatio >= target,
+    );
+  });
+}
+
 /** The frontend scenario's lines under the table, and its target. */
 function frontendReport({ row, sdkSetsPerS, polls }: FrontendResult): string[] {
   const rps = row.server.stats.rps;
   const ratio = rps / (row.memory?.stats.rps ?? Number.NaN);
-  const pollChecks = polls.map(({ row: poll }) => {
-    const pollRatio = poll.server.stats.rps / (poll.memory?.stats.rps ?? Number.NaN);
-    return check(`${poll.scenario} at ${poll.features} flags vs baseline (a) >= 0.7x`, `${pollRatio.toFixed(2)}x`, pollRatio >= 0.7);
-  });
+  const pollChecks = pollReport(polls);
+  const peerRatio = rps / (row.peer?.stats.rps ?? Number.NaN);
+  const peerCheck = row.peer
+    ? [check(`GET frontend API at ${row.features} flags vs Unleash 8.2 >= 5x`, `${peerRatio.toFixed(2)}x`, peerRatio >= 5)]
+    : [];
   return [
+    ...peerCheck,
     `frontend API: ${rps.toFixed(0)} evaluations of the ${row.features}-flag set/s; (c) the SDK (unleash-client) in one process: ${sdkSetsPerS.toFixed(0)}/s = ${(rps / sdkSetsPerS).toFixed(2)}x of (c)`,
     check(`GET frontend API at ${row.features} flags vs baseline (a) >= 0.5x`, `${ratio.toFixed(2)}x`, ratio >= 0.5),
     ...pollChecks,
@@ -194,6 +211,8 @@ async function main(): Promise<void> {
   const testDb = await createTestDb({ TEST_DATABASE_URL: settings.postgresUrl });
   const databaseUrl = testDb.databaseUrl as string;
   const databaseName = new URL(databaseUrl).pathname.slice(1);
+  /** Unleash 8.2 (BENCH_PEER=1): a baseline of the client API and frontend API rows, on a database of its own. */
+  let peer: Peer | undefined;
   const copyName = `${databaseName}_before`;
   let copyMade = false;
   let client = new pg.Client({ connectionString: databaseUrl });
@@ -230,6 +249,12 @@ async function main(): Promise<void> {
       );
     let server = await startServer(!onCopy);
     targets.push(server);
+    if (settings.peer && (settings.only === undefined || settings.only === "frontend")) {
+      peer = await startPeer(settings.postgresUrl, `${databaseName}_unleash`);
+      log(
+        `peer baseline: ${peer.target.name} on Node ${process.version} at ${peer.target.base}, started in ${peer.startSeconds.toFixed(1)} s`,
+      );
+    }
     let before: Target | undefined;
     const labels = {
       before: BEFORE_DIR ? `${fileURLToPath(BEFORE_DIR)} (${commitOf(BEFORE_DIR)})` : "",
@@ -296,23 +321,25 @@ async function main(): Promise<void> {
     const pat = await api(server.base, "POST", "/api/admin/user/tokens", session, { description: "bench", expiresAt: null });
     const personal = { authorization: pat.json.secret as string };
 
+    const frontendOptions = (memory: Target) => ({
+      server,
+      before,
+      peer,
+      memory,
+      client,
+      mirror: copyClient && mirrorFrontend(client, copyClient),
+      admin,
+      flags: settings.frontendFlags,
+      connections: settings.connections,
+      rounds: settings.rounds,
+      durationS: settings.durationS,
+      warmupS: settings.warmupS,
+      sampleInTurns: inTurns,
+      api,
+      log,
+    });
     const frontendScenario = async (memory: Target) => {
-      const result = await runFrontendScenario({
-        server,
-        before,
-        memory,
-        client,
-        mirror: copyClient && mirrorFrontend(client, copyClient),
-        admin,
-        flags: settings.frontendFlags,
-        connections: settings.connections,
-        rounds: settings.rounds,
-        durationS: settings.durationS,
-        warmupS: settings.warmupS,
-        sampleInTurns: inTurns,
-        api,
-        log,
-      });
+      const result = await runFrontendScenario(frontendOptions(memory));
       for (const measured of [result, ...result.polls])
         if (measured.rounds.before)
           comparisons.push({
@@ -330,7 +357,7 @@ async function main(): Promise<void> {
         const name = target === server ? "server" : target.name;
         return [`${name} log lines at warn or above: ${warnings.length}`, ...warnings.slice(0, 5).map((line) => `  ${line.slice(0, 300)}`)];
       });
-    if (settings.only === "frontend") {
+    if (settings.only === "frontend" || settings.only === "polls") {
       if (onCopy) await startBefore();
       const bodiesFile = join(tmpdir(), `vexil-bench-bodies-${process.pid}.json`);
       writeFileSync(bodiesFile, "{}");
@@ -340,6 +367,14 @@ async function main(): Promise<void> {
         readyPath: "/health",
       });
       targets.push(memory);
+      if (settings.only === "polls") {
+        const polls = await runFrontendPollsScenario({ ...frontendOptions(memory), peer: undefined });
+        console.log(`\n${formatTable(polls.map((poll) => poll.row))}\n`);
+        console.log("(a) bare node:http answering the same bytes (the same 304) from memory.\n\ntargets:");
+        for (const line of pollReport(polls)) console.log(line);
+        log(`done; load average ${load()}`);
+        return;
+      }
       const result = await frontendScenario(memory);
       console.log(`\n${formatTable([result.row, ...result.polls.map((poll) => poll.row)])}\n`);
       console.log(
@@ -525,8 +560,10 @@ async function main(): Promise<void> {
       const row: Row = { scenario, features, server: medianOf(of(server) as Measured[]) };
       const m = of(memory);
       const p = of(pgBaseline);
+      const u = of(peer?.target);
       if (m) row.memory = medianOf(m);
       if (p) row.pg = medianOf(p);
+      if (u) row.peer = medianOf(u);
       rows.push(row);
       const beforeRounds = of(before);
       if (beforeRounds) comparisons.push({ scenario, features, before: beforeRounds, after: of(server) as Measured[] });
@@ -675,6 +712,32 @@ async function main(): Promise<void> {
       return;
     }
 
+    /**
+     * Unleash at a feature step (BENCH_PEER=1): the step's features added through its admin API,
+     * waited for until its client API serves them all, and the ETag of its answer when it answers a
+     * matching If-None-Match with a 304 (else its 304 row has no peer).
+     */
+    const peerAtStep = async (step: number) => {
+      if (!peer) return undefined;
+      const unleash = peer;
+      started = performance.now();
+      const from = unleash.features + 1;
+      await addPeerFeatures(unleash, from, step);
+      log(`peer baseline: features ${from}..${step} added through its admin API in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      let etag = "";
+      const served = await peerServes(async () => {
+        const res = await fetch(`${unleash.target.base}/api/client/features`, { headers: unleash.client });
+        etag = res.headers.get("etag") ?? "";
+        return ((await res.json()) as { features: unknown[] }).features.length === step;
+      });
+      if (!served) throw new Error(`Unleash's client API did not serve the ${step} features within 120 s`);
+      const again = await fetch(`${unleash.target.base}/api/client/features`, { headers: { ...unleash.client, "if-none-match": etag } });
+      await again.arrayBuffer();
+      if (again.status !== 304)
+        log(`peer baseline: Unleash answered its own ETag (${etag || "none"}) with ${again.status}: no peer in the 304 row`);
+      return { target: unleash.target, etag: again.status === 304 ? etag : undefined };
+    };
+
     /** The last feature count at which the client API rows run: the archived flags are measured there. */
     const lastClientStep = settings.featureSteps.filter((s) => s <= 10_000).at(-1);
     for (const step of settings.featureSteps) {
@@ -700,11 +763,22 @@ async function main(): Promise<void> {
         const etag = served.headers.get("etag") ?? "";
         // Baseline (a) answers the same bytes as the server at this many features.
         await fetch(`${memory?.base}/bench/client-features`, { method: "PUT", body: JSON.stringify({ body: served.text, etag }) });
-        await run("GET client features", clientSpec(), [memory]);
+        const unleash = await peerAtStep(step);
+        // Unleash's requests are the same but for its own token (and its own ETag).
+        const forPeer = (spec: LoadSpec): LoadSpec => ({ ...spec, headers: { ...spec.headers, ...peer?.client } });
+        await run("GET client features", (target) => (target === unleash?.target ? forPeer(clientSpec()) : clientSpec()), [
+          memory,
+          unleash?.target,
+        ]);
         // Each server's poll carries the ETag that server answered; baseline (a)'s is ours.
         const etags = new Map<Target, string>();
         if (before) etags.set(before, (await api(before.base, "GET", "/api/client/features", sdk)).headers.get("etag") ?? "");
-        await run("GET client features, 304", (target) => clientSpec({ "if-none-match": etags.get(target) ?? etag }, 304), [memory]);
+        if (unleash?.etag) etags.set(unleash.target, unleash.etag);
+        const pollOf = (target: Target) => clientSpec({ "if-none-match": etags.get(target) ?? etag }, 304);
+        await run("GET client features, 304", (target) => (target === unleash?.target ? forPeer(pollOf(target)) : pollOf(target)), [
+          memory,
+          unleash?.etag ? unleash.target : undefined,
+        ]);
         // The same with many archived flags in the database beside the served ones (then removed again).
         if (step === lastClientStep) await archivedScenario();
       }
@@ -864,6 +938,12 @@ async function main(): Promise<void> {
         console.log(check(`${scenario} at ${row.features} features p99 < 20 ms`, `${row.server.stats.p99} ms`, row.server.stats.p99 < 20));
       }
     }
+    for (const row of rows.filter((r) => r.peer && r.scenario !== "GET frontend API")) {
+      const peerRps = row.peer?.stats.rps ?? Number.NaN;
+      console.log(
+        `        ${row.scenario} at ${row.features} features vs Unleash 8.2: ${row.server.stats.rps.toFixed(0)} against ${peerRps.toFixed(0)} req/s = ${(row.server.stats.rps / peerRps).toFixed(2)}x`,
+      );
+    }
     const crossMs = crossInstance.ms;
     const crossMax = crossMs.at(-1) ?? Number.NaN;
     console.log(
@@ -904,6 +984,7 @@ async function main(): Promise<void> {
     log(`done; load average ${load()}`);
   } finally {
     for (const target of targets.reverse()) await stopTarget(target);
+    await peer?.stop();
     await client.end();
     await copyClient?.end();
     // Dropped as createTestDb's close drops ours.
@@ -912,6 +993,8 @@ async function main(): Promise<void> {
   }
 }
 
+const peerRun = settings.peer ? rerunOnPeerNode(log) : undefined;
+if (peerRun !== undefined) process.exit(peerRun);
 main().then(
   () => process.exit(0),
   (error) => {

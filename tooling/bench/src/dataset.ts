@@ -10,7 +10,7 @@ const CALLER_IN_PROJECT = 120;
 export const featureName = (i: number) => `feature-${String(i).padStart(6, "0")}`;
 
 // Stored as the server stores them: normalised weights, defaults filled in, sorted by name.
-const PRODUCTION_VARIANTS = [
+export const PRODUCTION_VARIANTS = [
   {
     name: "blue",
     weight: 250,
@@ -28,7 +28,7 @@ const PRODUCTION_VARIANTS = [
     overrides: [{ contextName: "userId", values: ["1", "2", "3"] }],
   },
 ];
-const DEVELOPMENT_VARIANTS = [
+export const DEVELOPMENT_VARIANTS = [
   { name: "off", weight: 500, weightType: "variable", stickiness: "default", overrides: [] },
   { name: "on", weight: 500, weightType: "variable", stickiness: "default", overrides: [] },
 ];

@@ -11,6 +11,8 @@ export interface Row {
   server: Measured;
   memory?: Measured;
   pg?: Measured;
+  /** The peer baseline, Unleash 8.2 (BENCH_PEER=1), on the rows it is measured on. */
+  peer?: Measured;
 }
 
 const tenth = (n: number) => Math.round(n * 10) / 10;
@@ -44,6 +46,8 @@ const pad = (s: string, n: number) => s.padStart(n);
 const fixed = (n: number, digits = 0) => n.toFixed(digits);
 
 export function formatTable(rows: Row[]): string {
+  // The peer's columns only when it was measured (BENCH_PEER=1).
+  const withPeer = rows.some((row) => row.peer);
   const head = [
     "scenario".padEnd(30),
     pad("features", 8),
@@ -57,11 +61,12 @@ export function formatTable(rows: Row[]): string {
     pad("(b) p99", 8),
     pad("vs (a)", 7),
     pad("vs (b)", 7),
+    ...(withPeer ? [pad("(u) req/s", 10), pad("(u) p99", 8), pad("vs (u)", 7)] : []),
   ].join(" ");
   const lines = [head, "-".repeat(head.length)];
   for (const row of rows) {
     const s = row.server.stats;
-    const void_ = [row.server, row.memory, row.pg].some((m) => m && m.stats.failures > 0) ? "  (!) non-2xx or errors" : "";
+    const void_ = [row.server, row.memory, row.pg, row.peer].some((m) => m && m.stats.failures > 0) ? "  (!) non-2xx or errors" : "";
     lines.push(
       [
         row.scenario.padEnd(30),
@@ -76,6 +81,13 @@ export function formatTable(rows: Row[]): string {
         pad(row.pg ? fixed(row.pg.stats.p99, 1) : "-", 8),
         pad(row.memory ? `${fixed(s.rps / row.memory.stats.rps, 2)}x` : "-", 7),
         pad(row.pg ? `${fixed(s.rps / row.pg.stats.rps, 2)}x` : "-", 7),
+        ...(withPeer
+          ? [
+              pad(row.peer ? fixed(row.peer.stats.rps) : "-", 10),
+              pad(row.peer ? fixed(row.peer.stats.p99, 1) : "-", 8),
+              pad(row.peer ? `${fixed(s.rps / row.peer.stats.rps, 2)}x` : "-", 7),
+            ]
+          : []),
       ].join(" ") + void_,
     );
   }

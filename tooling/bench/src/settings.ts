@@ -63,19 +63,28 @@ export interface BenchSettings {
   /** BENCH_ARCHIVE_FLAGS: live flags archived in one call (then revived), each round (issue 24's target: under 2 s at 1,000). */
   archiveFlags: number;
   /**
-   * One scenario alone, for a quick look: "frontend" (about a minute), "streams" (at the first
-   * feature count), "search" (search, and the client API with archived flags, at the first
-   * feature count) or "evaluator" (the two frontend evaluators in process, no server); unset runs
+   * One scenario alone, for a quick look: "frontend" (about a minute), "polls" (of the frontend
+   * scenario, only its repeated polls and OFREP's single flag), "streams" (at the first feature
+   * count), "search" (search, and the client API with archived flags, at the first feature
+   * count) or "evaluator" (the two frontend evaluators in process, no server); unset runs
    * everything but "evaluator".
    */
-  only: "frontend" | "streams" | "search" | "evaluator" | undefined;
+  only: Only | undefined;
+  /**
+   * BENCH_PEER=1: Unleash 8.2 as a baseline of the client API and frontend API rows (installed with
+   * npm on first use), and the whole bench on its Node 24.
+   */
+  peer: boolean;
 }
 
-function onlyScenario(raw: string | undefined): BenchSettings["only"] {
+type Only = "frontend" | "polls" | "streams" | "search" | "evaluator";
+const ONLY: readonly string[] = ["frontend", "polls", "streams", "search", "evaluator"];
+
+function onlyScenario(raw: string | undefined): Only | undefined {
   if (!raw) return undefined;
-  if (raw !== "frontend" && raw !== "streams" && raw !== "search" && raw !== "evaluator")
-    throw new Error(`BENCH_ONLY must be "frontend", "streams", "search" or "evaluator" (or unset for every scenario), not "${raw}"`);
-  return raw;
+  if (!ONLY.includes(raw))
+    throw new Error(`BENCH_ONLY must be "frontend", "polls", "streams", "search" or "evaluator" (or unset for every scenario), not "${raw}"`);
+  return raw as Only;
 }
 
 const serverFolder = (name: string): URL | undefined => {
@@ -113,5 +122,6 @@ export function loadBenchSettings(): BenchSettings {
     archivedFlags: num("BENCH_ARCHIVED_FLAGS", 100_000),
     archiveFlags: Math.max(1, num("BENCH_ARCHIVE_FLAGS", 1_000)),
     only,
+    peer: process.env.BENCH_PEER === "1",
   };
 }

@@ -1,4 +1,4 @@
-import { ensureInstalled } from "./unleash-peer.ts";
+import { ensureInstalled } from "@vexil/unleash-peer";
 
 // `.ci/run` installs the peer (Unleash 8.2 and its Node 24) before the suites, alone on the machine,
 // so that no peer test spends its time in npm. Exit 1 when the install failed.

@@ -34,3 +34,47 @@ export const frontendContextSchema = z.strictObject({
 });
 
 export type FrontendContext = z.output<typeof frontendContextSchema>;
+
+const FIELD_NAMES: ReadonlySet<string> = new Set(CONTEXT_FIELDS);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+};
+const isValue = (value: unknown): value is string => typeof value === "string" && value.length <= MAX_CONTEXT_VALUE;
+
+/**
+ * What frontendContextSchema.parse answers for a context as browsers and providers send it (known
+ * fields and properties, every value within its limits), made without zod, which was a tenth of a
+ * repeated poll's CPU (docs/sdk-protocols.md#poll-etags); undefined for any other input, which the
+ * schema then parses, and refuses with its own messages where it must.
+ */
+export function plainFrontendContext(input: unknown): FrontendContext | undefined {
+  if (!isPlainObject(input)) return undefined;
+  const context: FrontendContext = {};
+  for (const key of Object.keys(input)) {
+    const given = input[key];
+    if (key === "properties") {
+      if (!isPlainObject(given)) return undefined;
+      const names = Object.keys(given);
+      if (names.length > MAX_CONTEXT_PROPERTIES) return undefined;
+      const properties: Record<string, string> = {};
+      for (const name of names) {
+        if (name.length < 1 || name.length > MAX_PROPERTY_NAME || name === "__proto__") return undefined;
+        const value = given[name];
+        if (value === null) continue;
+        if (isValue(value)) properties[name] = value;
+        else if (typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) properties[name] = String(value);
+        else return undefined;
+      }
+      context.properties = properties;
+    } else if (FIELD_NAMES.has(key)) {
+      if (!isValue(given)) return undefined;
+      if (key === "currentTime" && given !== "" && Number.isNaN(Date.parse(given))) return undefined;
+      context[key as (typeof CONTEXT_FIELDS)[number]] = given;
+    } else {
+      return undefined;
+    }
+  }
+  return context;
+}

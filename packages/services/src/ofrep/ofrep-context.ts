@@ -1,4 +1,9 @@
-import { CONTEXT_FIELDS, type FrontendContext, frontendContextSchema } from "../frontend-evaluation/frontend-context.ts";
+import {
+  CONTEXT_FIELDS,
+  type FrontendContext,
+  frontendContextSchema,
+  plainFrontendContext,
+} from "../frontend-evaluation/frontend-context.ts";
 import { ValidationError } from "../errors/domain-error.ts";
 
 /** The OpenFeature context's key for the user: Unleash's `userId`. */
@@ -38,7 +43,10 @@ export function unleashContextFromOfrep(context: unknown): FrontendContext {
     if (fields[field] !== undefined && fields[field] !== text) throw invalid(key, "targetingKey and userId name the same field and differ");
     fields[field] = text;
   }
-  const parsed = frontendContextSchema.safeParse({ ...fields, ...(Object.keys(properties).length ? { properties } : {}) });
+  const input = { ...fields, ...(Object.keys(properties).length ? { properties } : {}) };
+  const plain = plainFrontendContext(input);
+  if (plain) return plain;
+  const parsed = frontendContextSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   // A property's path is its name: it was a key of the context itself.
