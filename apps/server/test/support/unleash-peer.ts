@@ -25,6 +25,8 @@ const CACHE_DIR = fileURLToPath(new URL(`../../.peer/unleash-${UNLEASH_VERSION}`
 const INSTALL_TIMEOUT_MS = 900_000;
 const START_DEADLINE_MS = 120_000;
 const STOP_DEADLINE_MS = 15_000;
+/** Every call to Unleash fails, naming it, past this: a test waits on nothing for ever (docs/peer-tests.md#running-them). */
+const CALL_DEADLINE_MS = 30_000;
 const DEFAULT_SERVER_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 
 const UNLEASH_ADMIN_TOKEN = "*:*.vexil-peer-admin-token";
@@ -210,7 +212,7 @@ export async function startUnleashPeer(): Promise<UnleashPeer> {
     url,
     admin: { authorization: UNLEASH_ADMIN_TOKEN },
     client: { authorization: UNLEASH_CLIENT_TOKEN },
-    call: (method, path, options) => callUrl(url, method, path, options),
+    call: (method, path, options) => callUrl(url, method, path, { timeoutMs: CALL_DEADLINE_MS, ...options }),
     timings: { installSeconds, startSeconds },
     lines,
     async stop() {
@@ -230,7 +232,7 @@ export async function startUnleashPeer(): Promise<UnleashPeer> {
 async function healthy(url: string): Promise<void> {
   const end = Date.now() + START_DEADLINE_MS;
   for (;;) {
-    const res = await callUrl(url, "GET", "/health").catch(() => undefined);
+    const res = await callUrl(url, "GET", "/health", { timeoutMs: 5_000 }).catch(() => undefined);
     if (res?.status === 200) return;
     if (Date.now() > end) throw new Error(`Unleash's /health did not answer 200 in time (last: ${res?.status})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
