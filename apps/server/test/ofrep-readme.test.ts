@@ -21,7 +21,7 @@ const readme = readFileSync(resolve(here, "../../../README.md"), "utf8");
 const section = readme.slice(readme.indexOf("### OpenFeature: the OFREP providers"), readme.indexOf("### The same with the typed client"));
 const [nodeSnippet = "", browserSnippet = ""] = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
 
-/** A server whose `checkout-flow` (project default) is on in development for the plan "pro". */
+/** A server whose `checkout-flow` (project default) is on in development for the plan "pro", with the demo's variant `classic`. */
 async function serverWithCheckoutFlow(env: Record<string, string> = {}): Promise<TestServer> {
   const srv = await startTestServer(env);
   const admin = await adminToken(srv);
@@ -30,6 +30,11 @@ async function serverWithCheckoutFlow(env: Record<string, string> = {}): Promise
     ["POST", "/api/admin/projects/default/features", { name: "checkout-flow" }],
     ["POST", `${path}/on`, undefined],
     ["POST", `${path}/strategies`, { name: "default", constraints: [{ contextName: "plan", operator: "IN", values: ["pro"] }] }],
+    [
+      "PUT",
+      `${path}/variants`,
+      [{ name: "classic", weightType: "variable", weight: 1000, payload: { type: "json", value: '{"steps":3}' } }],
+    ],
   ] as const) {
     assert.ok((await srv.call(method, url, { headers: admin, body })).status < 300, url);
   }
@@ -53,7 +58,7 @@ test("the README's Node snippet evaluates a flag through the OFREP provider", as
       timeout: 20_000,
       env: { PATH: process.env.PATH ?? "", TOKEN: await tokenOf(srv, "client") },
     });
-    assert.is(stdout.trim(), "checkout-flow: true");
+    assert.is(stdout.trim(), 'checkout-flow: {"steps":3}');
   } finally {
     await srv.close();
     await srv.db.close();
@@ -93,7 +98,7 @@ if (CHROMIUM) {
       const printed = page.waitForEvent("console", { predicate: (m) => m.text().startsWith("checkout-flow:"), timeout: 10_000 });
       await page.goto(`${origin}/`);
       await printed;
-      assert.ok(logged.includes("checkout-flow: true"), logged.join("\n"));
+      assert.ok(logged.includes('checkout-flow: {"steps":3}'), logged.join("\n"));
     } finally {
       await browser.close();
       site.close();
