@@ -1,10 +1,11 @@
-import { once } from "node:events";
 import { createTestDb, type TestDb } from "@vexil/db/testing";
-import { type Context, Unleash } from "unleash-client";
+import type { Context, Unleash } from "unleash-client";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { peerSdk } from "./support/peer-sdk.ts";
 import { clientToken } from "./support/principals.ts";
 import { runVexil } from "./support/run-cli.ts";
+import { seededRandom } from "./support/spec-contexts.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 import { PEER_SKIP_REASON, PEER_TESTS, startUnleashPeer, type UnleashPeer } from "./support/unleash-peer.ts";
 
@@ -92,12 +93,14 @@ if (!PEER_TESTS) {
   test(`the Node SDK evaluates ${CONTEXTS} generated contexts per flag the same against both servers`, async () => {
     srv = await startTestServer({}, { db: vexilDb });
     const vexilToken = (await clientToken(srv)).authorization as string;
-    const [fromUnleash, fromVexil] = [
-      sdk(`${unleash.url}/api/`, unleash.client.authorization as string),
-      sdk(`${srv.url}/api/`, vexilToken),
+    const sides = [
+      peerSdk("Unleash", `${unleash.url}/api/`, unleash.client.authorization as string, "peer-migrate"),
+      peerSdk("Vexil", `${srv.url}/api/`, vexilToken, "peer-migrate"),
     ];
-    await Promise.all([once(fromUnleash, "synchronized"), once(fromVexil, "synchronized")]);
-    const random = mulberry32(25);
+    for (const side of sides) sdks.push(side.client);
+    await Promise.all(sides.map((side) => side.synchronized));
+    const [fromUnleash, fromVexil] = sides.map((side) => side.client) as [Unleash, Unleash];
+    const random = seededRandom(25);
     const differences: string[] = [];
     let evaluations = 0;
     for (let i = 0; i < CONTEXTS; i++) {
@@ -114,20 +117,6 @@ if (!PEER_TESTS) {
     console.log(`${TITLE}: ${evaluations} evaluations (${CONTEXTS} contexts x ${FLAGS.length} flags) compared`);
     assert.equal(differences, []);
   });
-
-  function sdk(url: string, token: string): Unleash {
-    const client = new Unleash({
-      url,
-      appName: "peer-migrate",
-      instanceId: `peer-migrate-${sdks.length}`,
-      customHeaders: { Authorization: token },
-      refreshInterval: 60_000,
-      disableMetrics: true,
-    });
-    client.on("error", (error) => console.error(`${url}: ${String(error)}`));
-    sdks.push(client);
-    return client;
-  }
 }
 
 const FLAGS = [
@@ -230,17 +219,6 @@ async function seedUnleash(unleash: UnleashPeer): Promise<void> {
   for (const flag of FLAGS) if (flag !== "peer.off") await on(flag);
   await call("POST", "/api/admin/features/peer.rollout/tags", { type: "team", value: "checkout" }, 201);
   await call("POST", "/api/admin/features/peer.variants/tags", { type: "simple", value: "experiment" }, 201);
-}
-
-/** A seeded PRNG, so that a difference is found again on the next run. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function generatedContext(random: () => number): Context {

@@ -17,8 +17,14 @@ export interface CliRun {
   stderr: string;
 }
 
+/** A run of the bin that has not ended by then is killed and fails the test with its output so far. */
+const RUN_DEADLINE_MS = 120_000;
+
 /** The real `vexil` bin in a child process, with only the environment given (and PATH, HOME). */
-export async function runVexil(args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<CliRun> {
+export async function runVexil(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; deadlineMs?: number } = {},
+): Promise<CliRun> {
   const child = spawn(process.execPath, [VEXIL_BIN, ...args], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
@@ -28,9 +34,20 @@ export async function runVexil(args: string[], options: { env?: Record<string, s
   child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
   child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
   child.stdin.end(options.input ?? "");
+  const deadlineMs = options.deadlineMs ?? RUN_DEADLINE_MS;
   const code = await new Promise<number | null>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (c) => resolve(c));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`vexil ${args[0]} did not end within ${deadlineMs} ms:\n${stdout}\n${stderr}`));
+    }, deadlineMs);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once("close", (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
   });
   return { code, stdout, stderr };
 }

@@ -34,6 +34,8 @@ export interface Refusal {
   status: number;
   name: string;
   message: string;
+  /** The messages of the answer's `details`, where it has some (Unleash's schema errors say what is wrong only there). */
+  details?: string[];
 }
 
 type Call = (method: string, path: string, body?: unknown) => Promise<Reply>;
@@ -43,6 +45,8 @@ type Call = (method: string, path: string, body?: unknown) => Promise<Reply>;
  * "variable", so the server's normalisation gives it the rest), and a lone variant is chosen
  * whatever its weight. Any other weights are sent as written, as "fix" weights: SDKs pick by the
  * hash modulo the total, so no per-mille set means the same, and the admin API refuses them.
+ * Every variant carries its weight and stickiness ("default" where the file has none), which
+ * Unleash requires even of a "variable" variant, whose weight the server computes.
  */
 function variantsBody(variants: SpecVariant[]): unknown[] {
   const exact = variants.reduce((sum, v) => sum + v.weight, 0) === 1000;
@@ -50,8 +54,9 @@ function variantsBody(variants: SpecVariant[]): unknown[] {
     const fixed = variants.length > 1 && (!exact || i < variants.length - 1);
     return {
       name: v.name,
-      ...(fixed ? { weight: v.weight, weightType: "fix" } : { weightType: "variable" }),
-      ...(v.stickiness ? { stickiness: v.stickiness } : {}),
+      weight: v.weight,
+      weightType: fixed ? "fix" : "variable",
+      stickiness: v.stickiness ?? "default",
       ...(v.payload ? { payload: v.payload } : {}),
       ...(v.overrides ? { overrides: v.overrides } : {}),
     };
@@ -81,6 +86,7 @@ export async function loadSpecState(
       status: res.status,
       name: res.json?.name,
       message: res.json?.message,
+      ...(Array.isArray(res.json?.details) ? { details: res.json.details.map((d: { message?: string }) => String(d.message)) } : {}),
     });
     return undefined;
   };

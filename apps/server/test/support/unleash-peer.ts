@@ -11,6 +11,8 @@ export const PEER_TESTS = process.env.VEXIL_PEER_TESTS === "1";
 export const PEER_SKIP_REASON =
   "skipped: set VEXIL_PEER_TESTS=1 to run Unleash 8.2 beside Vexil (needs npm and Postgres on 127.0.0.1:5432)";
 
+/** Every call to Unleash fails, naming it, past this: a test waits on nothing for ever (docs/peer-tests.md#running-them). */
+const CALL_DEADLINE_MS = 30_000;
 const DEFAULT_SERVER_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 const UNLEASH_ADMIN_TOKEN = "*:*.vexil-peer-admin-token";
 /** A client token of the project "default" in "development", the scope Vexil's test client token has. */
@@ -56,7 +58,7 @@ export async function startUnleashPeer(): Promise<UnleashPeer> {
     url,
     admin: { authorization: UNLEASH_ADMIN_TOKEN },
     client: { authorization: UNLEASH_CLIENT_TOKEN },
-    call: (method, path, options) => callUrl(url, method, path, options),
+    call: (method, path, options) => callUrl(url, method, path, { timeoutMs: CALL_DEADLINE_MS, ...options }),
     timings: unleash.timings,
     lines,
     stop: () => unleash.stop(),

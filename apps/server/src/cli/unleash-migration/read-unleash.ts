@@ -1,4 +1,4 @@
-import type { UnleashAdminClient } from "./unleash-admin-client.ts";
+import { type UnleashAdminClient, UnleashUnreachable } from "./unleash-admin-client.ts";
 
 interface UnleashConstraint {
   contextName: string;
@@ -74,7 +74,9 @@ export async function readUnleash(unleash: UnleashAdminClient, progress: (line: 
         project: project.id,
         environment,
       });
-      if (data.features.length > 0) documents.push({ project: project.id, environment, data });
+      if (data.features.length === 0) continue;
+      await orderStrategies(unleash, project.id, environment, data);
+      documents.push({ project: project.id, environment, data });
     }
   }
 
@@ -113,4 +115,32 @@ export async function readUnleash(unleash: UnleashAdminClient, progress: (line: 
       addons: addons.length,
     },
   };
+}
+
+/**
+ * Unleash's export lists a flag's strategies without their sortOrder and, among many flags, not in
+ * the order the SDKs evaluate them; the import keeps the order it is given. So for each flag with
+ * more than one strategy in the environment, the order is read from the flag itself, which the admin
+ * API lists in evaluation order, and written into the document as each strategy's sortOrder
+ * (docs/migrate-from-unleash.md#the-order-of-strategies).
+ */
+async function orderStrategies(unleash: UnleashAdminClient, project: string, environment: string, data: UnleashExport): Promise<void> {
+  const strategies = data.featureStrategies as { id?: string; featureName: string; sortOrder?: number }[];
+  const counts = new Map<string, number>();
+  for (const s of strategies) counts.set(s.featureName, (counts.get(s.featureName) ?? 0) + 1);
+  for (const [featureName, count] of counts) {
+    if (count < 2) continue;
+    const feature = await unleash.get<{ environments: { name: string; strategies: { id: string }[] }[] }>(
+      `/api/admin/projects/${encodeURIComponent(project)}/features/${encodeURIComponent(featureName)}`,
+    );
+    const ordered = feature.environments.find((e) => e.name === environment)?.strategies ?? [];
+    const position = new Map(ordered.map((s, index) => [s.id, index]));
+    for (const s of strategies) {
+      if (s.featureName !== featureName) continue;
+      const index = s.id === undefined ? undefined : position.get(s.id);
+      if (index === undefined)
+        throw new UnleashUnreachable(`Unleash's flag ${featureName} in ${environment} has no strategy ${s.id} that its export lists`);
+      s.sortOrder = index;
+    }
+  }
 }
