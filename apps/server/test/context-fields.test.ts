@@ -127,8 +127,8 @@ test("create (201, Location, event), get, update, legal values, delete, each wit
   const gone = (await stored()).lastEvent;
   assert.is((await call("DELETE", "/api/admin/context/plan")).status, 200);
   assertError(await call("GET", "/api/admin/context/plan"), 404, "NotFoundError");
-  const [deleted] = await eventsSince(gone);
-  assert.equal([deleted?.[0], deleted?.[1], (deleted?.[2] as { name: string }).name], ["context-field-deleted", null, "plan"]);
+  const [[type, data, preData] = []] = await eventsSince(gone);
+  assert.equal([type, data, (preData as { name: string } | undefined)?.name], ["context-field-deleted", null, "plan"]);
 });
 
 test("validate: 200 for a free name, 409 for a taken one, 400 for a bad one; nothing stored", async () => {
