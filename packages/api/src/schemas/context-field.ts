@@ -1,7 +1,7 @@
 import { contextFieldChangesSchema, contextFieldInputSchema, legalValueSchema } from "@vexil/services";
 import { z } from "zod";
 
-export const legalValueOutSchema = z
+const legalValueOutSchema = z
   .object({ value: z.string(), description: z.string().optional() })
   .meta({ id: "LegalValue", description: "A value the context field may take, and what it means" });
 

@@ -21,7 +21,7 @@ export interface ContextField {
 const URL_FRIENDLY = "must need no URL encoding (letters, digits and - _ . ~)";
 
 /** As Unleash's nameType: 1-100 characters that need no URL encoding. */
-export const contextFieldNameSchema = z
+const contextFieldNameSchema = z
   .string()
   .min(1)
   .max(100)
