@@ -7,6 +7,7 @@ import {
   createAddon,
   createApiToken,
   createBanner,
+  createContextField,
   createEnvironment,
   createFeature,
   createPersonalToken,
@@ -390,6 +391,31 @@ const MATRIX: Record<string, Row> = {
     request: async () => ({ params: { name: await newTagType() }, body: { description: "changed" } }),
   },
   "DELETE /api/admin/tag-types/{name}": { expect: EDITOR_WRITES, request: async () => ({ params: { name: await newTagType() } }) },
+  // Context fields: reading for anyone signed in; writes are Editors' (CREATE/UPDATE/DELETE_CONTEXT_FIELD, as in Unleash).
+  "GET /api/admin/context": { expect: READ },
+  "POST /api/admin/context": {
+    expect: "401 401 401 403 201 201 201 403 201 403",
+    request: () => ({ body: { name: unique("ctx") } }),
+  },
+  "POST /api/admin/context/validate": { expect: EDITOR_WRITES, request: () => ({ body: { name: unique("ctx") } }) },
+  "GET /api/admin/context/{contextField}": { expect: READ, request: () => ({ params: { contextField: "userId" } }) },
+  "GET /api/admin/context/{contextField}/strategies": { expect: READ, request: () => ({ params: { contextField: "userId" } }) },
+  "PUT /api/admin/context/{contextField}": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { contextField: await newContextField() }, body: { description: "changed" } }),
+  },
+  "POST /api/admin/context/{contextField}/legal-values": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { contextField: await newContextField() }, body: { value: "v" } }),
+  },
+  "DELETE /api/admin/context/{contextField}/legal-values/{legalValue}": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { contextField: await newContextField(), legalValue: "v" } }),
+  },
+  "DELETE /api/admin/context/{contextField}": {
+    expect: EDITOR_WRITES,
+    request: async () => ({ params: { contextField: await newContextField() } }),
+  },
   "GET /api/admin/tags": { expect: READ },
   "POST /api/admin/tags": {
     expect: "401 401 401 201 201 201 201 403 201 403",
@@ -513,6 +539,9 @@ async function archivedFeature(): Promise<string> {
 }
 async function newTagType(): Promise<string> {
   return (await createTagType(db, null, { name: unique("tag-type") })).name;
+}
+async function newContextField(): Promise<string> {
+  return (await createContextField(db, null, { name: unique("ctx"), legalValues: [{ value: "v" }] })).name;
 }
 async function newTag(): Promise<{ type: string; value: string }> {
   return createTag(db, null, { type: "simple", value: unique("tag") });

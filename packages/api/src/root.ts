@@ -19,6 +19,7 @@ import { strategyTypesRouter } from "./router/strategy-types.ts";
 import { featureArchiveRouter } from "./router/feature-archive.ts";
 import { featureTagsRouter } from "./router/feature-tags.ts";
 import { tagTypesRouter } from "./router/tag-types.ts";
+import { contextFieldsRouter } from "./router/context-fields.ts";
 import { tagsRouter } from "./router/tags.ts";
 import { featureStalenessRouter } from "./router/feature-staleness.ts";
 import { featureTypesRouter } from "./router/feature-types.ts";
@@ -52,6 +53,7 @@ export const appRouter = router({
   frontend: frontendRouter,
   featureArchive: featureArchiveRouter,
   tagTypes: tagTypesRouter,
+  contextFields: contextFieldsRouter,
   tags: tagsRouter,
   featureTags: featureTagsRouter,
   featureStaleness: featureStalenessRouter,

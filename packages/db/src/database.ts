@@ -11,6 +11,7 @@ import type { EnvironmentTable } from "./tables/environment.table.ts";
 import type { EventTable } from "./tables/event.table.ts";
 import type { FeatureEnvironmentTable, FeatureLifecycleTable, FeatureTable, FeatureTypeTable } from "./tables/feature.table.ts";
 import type { FeatureTagTable, TagTable, TagTypeTable } from "./tables/tag.table.ts";
+import type { ContextFieldTable } from "./tables/context-field.table.ts";
 import type { LoginFailureTable, LoginStreakTable } from "./tables/login-failure.table.ts";
 import type { ProjectEnvironmentTable, ProjectTable } from "./tables/project.table.ts";
 import type { SessionTable } from "./tables/session.table.ts";
@@ -57,6 +58,7 @@ export interface Database {
   feature_types: FeatureTypeTable;
   feature_lifecycles: FeatureLifecycleTable;
   tag_types: TagTypeTable;
+  context_fields: ContextFieldTable;
   tags: TagTable;
   feature_tags: FeatureTagTable;
   addons: AddonTable;

@@ -128,6 +128,16 @@ export { projectTagChangesSchema, tagChangesSchema, tagInputSchema } from "./tag
 export { tagTypeChangesSchema, tagTypeInputSchema } from "./tags/tag-type.ts";
 export { getTagType, listTagTypes } from "./tags/list-tag-types.ts";
 export { createTagType, deleteTagType, updateTagType, validateTagType } from "./tags/write-tag-type.ts";
+export { contextFieldChangesSchema, contextFieldInputSchema, legalValueSchema } from "./context-fields/context-field.ts";
+export { getContextField, listContextFields, strategiesUsingContextField } from "./context-fields/list-context-fields.ts";
+export {
+  createContextField,
+  deleteContextField,
+  deleteLegalValue,
+  updateContextField,
+  upsertLegalValue,
+  validateContextFieldName,
+} from "./context-fields/write-context-field.ts";
 export { getTag, listTags, listTagsOfType } from "./tags/list-tags.ts";
 export { createTag, deleteTag } from "./tags/write-tag.ts";
 export { listFeatureTags } from "./tags/feature-tags.ts";

@@ -11,6 +11,7 @@ import * as flagLifecycle from "./2026-11-24T10-00-flag-lifecycle.ts";
 import * as tagTypeColors from "./2026-11-24T12-00-tag-type-colors.ts";
 import * as featureTypesAsUnleash from "./2026-11-24T12-00-feature-types-as-unleash.ts";
 import * as lifecycleStages from "./2026-11-24T13-00-lifecycle-stages.ts";
+import * as contextFields from "./2026-11-24T20-00-context-fields.ts";
 import * as featureSearch from "./2026-11-24T12-00-feature-search.ts";
 import * as webhooks from "./2026-11-24T14-00-webhooks.ts";
 import * as clientMetricsDaily from "./2026-11-24T20-00-client-metrics-daily.ts";
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T13-00-lifecycle-stages": lifecycleStages,
   "2026-11-24T14-00-webhooks": webhooks,
   "2026-11-24T20-00-client-metrics-daily": clientMetricsDaily,
+  "2026-11-24T20-00-context-fields": contextFields,
 };

@@ -20,6 +20,9 @@ const FLAG_MODEL_PERMISSIONS = [
 /** Tag types are Editors' in Unleash (its role Editor holds these three). */
 const TAG_TYPE_PERMISSIONS = ["CREATE_TAG_TYPE", "UPDATE_TAG_TYPE", "DELETE_TAG_TYPE"] as const;
 
+/** Context fields are Editors' too (its role Editor holds these three in Unleash; docs/context-fields.md). */
+const CONTEXT_FIELD_PERMISSIONS = ["CREATE_CONTEXT_FIELD", "UPDATE_CONTEXT_FIELD", "DELETE_CONTEXT_FIELD"] as const;
+
 export const PERMISSIONS = [
   "ADMIN",
   "UPDATE_INSTANCE_BANNERS",
@@ -31,6 +34,7 @@ export const PERMISSIONS = [
   ...FLAG_MODEL_PERMISSIONS,
   "CREATE_STRATEGY",
   ...TAG_TYPE_PERMISSIONS,
+  ...CONTEXT_FIELD_PERMISSIONS,
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -42,6 +46,7 @@ const EDITOR: ReadonlySet<Permission> = new Set([
   "APPLY_CHANGE_REQUEST",
   ...FLAG_MODEL_PERMISSIONS,
   ...TAG_TYPE_PERMISSIONS,
+  ...CONTEXT_FIELD_PERMISSIONS,
 ]);
 
 export function roleHasPermission(rootRole: RootRoleId, permission: Permission): boolean {
