@@ -83,7 +83,9 @@ const ONLY: readonly string[] = ["frontend", "polls", "streams", "search", "eval
 function onlyScenario(raw: string | undefined): Only | undefined {
   if (!raw) return undefined;
   if (!ONLY.includes(raw))
-    throw new Error(`BENCH_ONLY must be "frontend", "polls", "streams", "search" or "evaluator" (or unset for every scenario), not "${raw}"`);
+    throw new Error(
+      `BENCH_ONLY must be "frontend", "polls", "streams", "search" or "evaluator" (or unset for every scenario), not "${raw}"`,
+    );
   return raw as Only;
 }
 

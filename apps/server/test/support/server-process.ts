@@ -51,7 +51,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
  * Reads a child's output line by line into `lines` until `started` finds what it waits for in one
  * (its address, its port); fails with the output so far when the child exits first or the deadline passes.
  */
-function startLine<T>(
+export function startLine<T>(
   child: ChildProcess,
   lines: string[],
   exited: Promise<[number | null, NodeJS.Signals | null]>,
