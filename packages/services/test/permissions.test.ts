@@ -27,6 +27,10 @@ const expected: Record<string, Record<number, boolean>> = {
   CREATE_TAG_TYPE: { 1: true, 2: true, 3: false },
   UPDATE_TAG_TYPE: { 1: true, 2: true, 3: false },
   DELETE_TAG_TYPE: { 1: true, 2: true, 3: false },
+  // Context fields too (docs/context-fields.md).
+  CREATE_CONTEXT_FIELD: { 1: true, 2: true, 3: false },
+  UPDATE_CONTEXT_FIELD: { 1: true, 2: true, 3: false },
+  DELETE_CONTEXT_FIELD: { 1: true, 2: true, 3: false },
 };
 
 test("root roles hold the permissions of docs/auth.md's table", () => {
