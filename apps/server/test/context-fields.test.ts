@@ -206,4 +206,9 @@ test("in use: the strategies that constrain on a field are listed and counted, a
   assert.equal(await stored(), before);
 });
 
+test.after(async () => {
+  await srv.close();
+  await srv.db.close();
+});
+
 test.run();
