@@ -1,4 +1,4 @@
-import { type Database, preparedQuery } from "@vexil/db";
+import type { Database } from "@vexil/db";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import { imageUrlFor } from "../users/user.ts";
@@ -54,7 +54,7 @@ const dateOf = (value: string | Date | null): Date | null => (value === null ? n
 export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[]): Promise<FeatureSearchResult[]> {
   if (rows.length === 0) return [];
   const names = rows.map((r) => r.name);
-  const [extras, environments] = await Promise.all([searchExtras.execute(db, { names }), environmentsOf(db, names).execute()]);
+  const [extras, environments] = await Promise.all([extrasOf(db, names).execute(), environmentsOf(db, names).execute()]);
   const extrasByName = new Map(extras.map((e) => [e.name, e]));
   const environmentsByName = new Map<string, FeatureSearchEnvironment[]>();
   for (const e of environments) {
@@ -237,8 +237,3 @@ function environmentsOf(db: Kysely<Database>, names: string[]) {
     .orderBy("e.sort_order")
     .orderBy("e.name");
 }
-
-// Prepared: each connection plans it once, its plan being the same for any names (each a look-up
-// by index). The environments are not: how many change requests a flag has varies by thousands,
-// and a plan made for any names would read them all (docs/search.md#indexes).
-const searchExtras = preparedQuery("vexil_search_extras", (db, p: { names: string[] }) => extrasOf(db, p.names));
