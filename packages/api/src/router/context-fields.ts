@@ -63,7 +63,7 @@ export const contextFieldsRouter = {
         summary: "Check that a name could be a new context field's",
         description: "400 when the name is not valid, 409 when it is taken; nothing is stored.",
       },
-      access: "CREATE_CONTEXT_FIELD",
+      access: "UPDATE_CONTEXT_FIELD",
       failures: ["NameExistsError"],
     })
     .input(z.strictObject({ name: z.string() }))
