@@ -196,8 +196,9 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
     failureRoute: FailureRoute,
   ) => {
     try {
-      const body = route.hasBody ? await readJsonBody(req, bodyLimit) : undefined;
-      if (route.meta.raw) return await route.meta.raw.serve(req, res, ctx as ProtectedContext, { params, body });
+      const read = route.hasBody ? await readJsonBody(req, bodyLimit) : undefined;
+      const body = read?.value;
+      if (route.meta.raw) return await route.meta.raw.serve(req, res, ctx as ProtectedContext, { params, body, text: read?.text });
 
       let input: Record<string, unknown> = route.hasBody ? params : { ...queryParameters(url, queryAt), ...params };
       if (body !== undefined) {
@@ -251,7 +252,7 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       const raw = found.route.meta.raw;
       if (raw && !found.route.hasBody) {
         return raw
-          .serve(req, res, ctx as ProtectedContext, { params: found.params, body: undefined })
+          .serve(req, res, ctx as ProtectedContext, { params: found.params, body: undefined, text: undefined })
           .catch((error) => sendError(res, ctx.log, error, failureRoute));
       }
     } catch (error) {
