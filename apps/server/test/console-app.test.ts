@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -7,7 +7,8 @@ import { startTestServer } from "./support/test-server.ts";
 
 // `turbo run test` builds apps/web first (turbo.json), so the console is there to serve.
 const srv = await startTestServer();
-const script = readdirSync(join(CONSOLE_DIST, "assets")).find((name) => name.endsWith(".js")) as string;
+// The entry script that index.html loads; the lazily loaded pages are other files beside it.
+const script = /src="\/assets\/([^"]+\.js)"/.exec(readFileSync(join(CONSOLE_DIST, "index.html"), "utf8"))?.[1] as string;
 
 test("the console's paths answer with the app under a self-only CSP, revalidated on every load", async () => {
   for (const path of [
@@ -20,6 +21,7 @@ test("the console's paths answer with the app under a self-only CSP, revalidated
     "/users",
     "/tokens?x=1",
     "/events",
+    "/segments",
   ]) {
     const res = await srv.call("GET", path);
     assert.is(res.status, 200, path);
