@@ -94,7 +94,7 @@ export function ConstraintsEditor({ id, drafts, onChange }: Props) {
                 <select id={fid("operator")} value={d.operator} onChange={(e) => edit(i, { operator: e.target.value as Operator })}>
                   {OPERATORS.map((o) => (
                     <option key={o} value={o}>
-                      {o} ({OPERATOR_WORDS[o]})
+                      {`${o} (${OPERATOR_WORDS[o]})`}
                     </option>
                   ))}
                 </select>

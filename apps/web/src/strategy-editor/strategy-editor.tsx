@@ -62,7 +62,6 @@ export default function StrategyEditor({ projectId, featureName, environment, ch
   const write = useStrategyWrite({ projectId, featureName, environment }, changeRequests);
 
   const type = types.data?.strategies.find((t) => t.name === name);
-  const offered = (types.data?.strategies ?? []).filter((t) => !t.deprecated || t.name === name);
   const stickiness = [...new Set([...STICKINESS, ...(fields.data ?? []).filter((f) => f.stickiness).map((f) => f.name)])];
   const usable = (segments.data?.segments ?? []).filter((s) => s.project === null || s.project === projectId);
   const parameterProblems = Object.fromEntries(
@@ -72,6 +71,7 @@ export default function StrategyEditor({ projectId, featureName, environment, ch
   );
   const variantProblems = draftProblems(variants);
   const invalid =
+    !type ||
     Object.keys(parameterProblems).length > 0 ||
     anyConstraintProblem(constraints) ||
     variantProblems.whole.length > 0 ||
@@ -119,10 +119,9 @@ export default function StrategyEditor({ projectId, featureName, environment, ch
         <label htmlFor={id("type")}>
           Strategy type
           <select id={id("type")} value={name} onChange={(e) => chooseType(e.target.value)}>
-            {offered.map((t) => (
+            {(types.data?.strategies ?? []).map((t) => (
               <option key={t.name} value={t.name}>
-                {t.displayName ?? t.name}
-                {t.editable ? " (custom)" : ""}
+                {`${t.displayName ?? t.name}${t.editable ? " (custom)" : ""}${t.deprecated ? " (deprecated)" : ""}`}
               </option>
             ))}
           </select>
