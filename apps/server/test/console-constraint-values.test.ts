@@ -25,7 +25,22 @@ const SAMPLES: Record<string, string[]> = {
     "2026-11-24 10:00:00Z",
   ],
   semver: ["1.2.3", "0.0.0", "1.2.3-beta.1", "1.2.3+build.5", "v1.2.3", "01.2.3", "1.2", "1.2.3-", "", "1.2.3-01"],
-  regex: ["^a.*b$", "[a-z]+", "(?i)abc", "(?=x)y", "(?!x)", "(?<=a)b", "(a)\\1", "(?<n>a)\\k<n>", "[", "(", "a{2,1}", "", "\\d+", "(?P<n>a)"],
+  regex: [
+    "^a.*b$",
+    "[a-z]+",
+    "(?i)abc",
+    "(?=x)y",
+    "(?!x)",
+    "(?<=a)b",
+    "(a)\\1",
+    "(?<n>a)\\k<n>",
+    "[",
+    "(",
+    "a{2,1}",
+    "",
+    "\\d+",
+    "(?P<n>a)",
+  ],
   cidr: [
     "10.0.0.0/8",
     "192.168.1.1",
@@ -51,14 +66,32 @@ const SAMPLES: Record<string, string[]> = {
 test("each operator's values: the console refuses exactly what the API refuses", () => {
   const disagreements: string[] = [];
   for (const operator of OPERATORS) {
-    const kind = operator === "IN_CIDR" ? "cidr" : operator.startsWith("NUM_") ? "number" : operator.startsWith("DATE_") ? "date" : operator.startsWith("SEMVER_") ? "semver" : operator === "REGEX" ? "regex" : "list";
+    const kind =
+      operator === "IN_CIDR"
+        ? "cidr"
+        : operator.startsWith("NUM_")
+          ? "number"
+          : operator.startsWith("DATE_")
+            ? "date"
+            : operator.startsWith("SEMVER_")
+              ? "semver"
+              : operator === "REGEX"
+                ? "regex"
+                : "list";
     for (const sample of SAMPLES[kind] ?? []) {
       for (const caseInsensitive of [false, true]) {
         const multi = kind === "list" || kind === "cidr";
-        const constraint = { contextName: "field", operator, inverted: false, caseInsensitive, ...(multi ? { values: [sample] } : { value: sample }) };
+        const constraint = {
+          contextName: "field",
+          operator,
+          inverted: false,
+          caseInsensitive,
+          ...(multi ? { values: [sample] } : { value: sample }),
+        };
         const api = constraintInputSchema.safeParse(constraint).success;
         const console = Object.keys(constraintProblems(constraint)).length === 0;
-        if (api !== console) disagreements.push(`${operator} ${JSON.stringify(sample)} (caseInsensitive ${caseInsensitive}): API ${api}, console ${console}`);
+        if (api !== console)
+          disagreements.push(`${operator} ${JSON.stringify(sample)} (caseInsensitive ${caseInsensitive}): API ${api}, console ${console}`);
       }
     }
   }

@@ -14,7 +14,14 @@ if (browser) {
   const strategies = async (environment: string) => {
     const res = await srv.call("GET", `${FEATURE}/environments/${environment}/strategies`, { headers: admin });
     assert.is(res.status, 200);
-    return res.json as { id: string; name: string; title: string | null; parameters: Record<string, string>; constraints: unknown[]; segments: number[] }[];
+    return res.json as {
+      id: string;
+      name: string;
+      title: string | null;
+      parameters: Record<string, string>;
+      constraints: unknown[];
+      segments: number[];
+    }[];
   };
   const segmentNamed = async (name: string) =>
     (await srv.call("GET", "/api/admin/segments", { headers: admin })).json.segments.find((s: { name: string }) => s.name === name);
@@ -110,7 +117,10 @@ if (browser) {
   });
 
   test("a gradual rollout constrained to plan IN pro with a segment, edited and reordered, is what the API stores", async () => {
-    assert.is((await srv.call("POST", "/api/admin/projects/default/features", { headers: admin, body: { name: "constrained" } })).status, 201);
+    assert.is(
+      (await srv.call("POST", "/api/admin/projects/default/features", { headers: admin, body: { name: "constrained" } })).status,
+      201,
+    );
     const segment = await segmentNamed("beta-testers");
     const { page, problems } = await newPage();
     await logIn(page, srv.url, editor.username, TEST_PASSWORD);
@@ -217,7 +227,10 @@ if (browser) {
 
   test("where change requests are on, an edit and a reorder go into the user's change request and change nothing yet", async () => {
     for (const title of ["One", "Two"]) {
-      const res = await srv.call("POST", `${FEATURE}/environments/production/strategies`, { headers: admin, body: { name: "default", title } });
+      const res = await srv.call("POST", `${FEATURE}/environments/production/strategies`, {
+        headers: admin,
+        body: { name: "default", title },
+      });
       assert.is(res.status, 200);
     }
     const config = await srv.call("PUT", "/api/admin/projects/default/environments/production/change-requests/config", {
@@ -238,7 +251,10 @@ if (browser) {
     await constraint.getByLabel("Context field").fill("remoteAddress");
     await constraint.getByLabel("Operator").selectOption("IN_CIDR");
     await constraint.getByLabel("Addresses or CIDR ranges (one per line)").fill("10.0.0.0/33");
-    assert.is(await errorBeside(page, constraint.getByLabel("Addresses or CIDR ranges (one per line)")), '"10.0.0.0/33" must be an IP address or a CIDR range');
+    assert.is(
+      await errorBeside(page, constraint.getByLabel("Addresses or CIDR ranges (one per line)")),
+      '"10.0.0.0/33" must be an IP address or a CIDR range',
+    );
     await constraint.getByLabel("Addresses or CIDR ranges (one per line)").fill("10.0.0.0/8");
     await edit.getByRole("button", { name: "Add to my change request" }).click();
     await edit.getByRole("status").filter({ hasText: "Added to your change request" }).waitFor();

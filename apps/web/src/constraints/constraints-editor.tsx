@@ -100,7 +100,12 @@ export function ConstraintsEditor({ id, drafts, onChange }: Props) {
                 </select>
               </label>
               <label className="check" htmlFor={fid("inverted")}>
-                <input id={fid("inverted")} type="checkbox" checked={d.inverted} onChange={(e) => edit(i, { inverted: e.target.checked })} />
+                <input
+                  id={fid("inverted")}
+                  type="checkbox"
+                  checked={d.inverted}
+                  onChange={(e) => edit(i, { inverted: e.target.checked })}
+                />
                 Inverted (NOT)
               </label>
               {usesCase(d.operator) && (
@@ -193,7 +198,12 @@ export function ConstraintsEditor({ id, drafts, onChange }: Props) {
           </fieldset>
         );
       })}
-      <button type="button" className="secondary" onClick={() => onChange([...drafts, newConstraintDraft()])} disabled={drafts.length >= 100}>
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => onChange([...drafts, newConstraintDraft()])}
+        disabled={drafts.length >= 100}
+      >
         Add constraint
       </button>
     </div>

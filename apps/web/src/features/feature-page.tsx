@@ -45,7 +45,12 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
           featureName={featureName}
           dependencies={feature.data.dependencies}
           canEdit={isEditor(user)}
-          changeRequestEnvironment={config.data.filter((c) => c.changeRequestsEnabled).map((c) => c.environment).sort()[0] ?? null}
+          changeRequestEnvironment={
+            config.data
+              .filter((c) => c.changeRequestsEnabled)
+              .map((c) => c.environment)
+              .sort()[0] ?? null
+          }
         />
       )}
       {feature.data &&

@@ -33,7 +33,13 @@ export function StrategyActions({ projectId, featureName, environment, changeReq
   return (
     <>
       <div className="strategy-actions row">
-        <button type="button" className="secondary" aria-expanded={editing} onClick={() => setEditing(!editing)} aria-label={`Edit strategy ${what}`}>
+        <button
+          type="button"
+          className="secondary"
+          aria-expanded={editing}
+          onClick={() => setEditing(!editing)}
+          aria-label={`Edit strategy ${what}`}
+        >
           Edit
         </button>
         <button

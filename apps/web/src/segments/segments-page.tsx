@@ -66,7 +66,11 @@ export default function SegmentsPage() {
           <SegmentUse id={refused.id} />
         </div>
       )}
-      <DataTable caption="All segments" columns={["Name", "Project", "Constraints", ...(editor ? ["Actions"] : [])]} busy={segments.isPending}>
+      <DataTable
+        caption="All segments"
+        columns={["Name", "Project", "Constraints", ...(editor ? ["Actions"] : [])]}
+        busy={segments.isPending}
+      >
         {segments.data?.segments.map((s) => (
           <tr key={s.id}>
             <td>

@@ -84,7 +84,8 @@ export default function StrategyEditor({ projectId, featureName, environment, ch
       Object.fromEntries(
         declared.map((p) => [
           p.name,
-          parameters[p.name] ?? (p.name === "rollout" ? "100" : p.name === "stickiness" ? "default" : p.name === "groupId" ? featureName : ""),
+          parameters[p.name] ??
+            (p.name === "rollout" ? "100" : p.name === "stickiness" ? "default" : p.name === "groupId" ? featureName : ""),
         ]),
       ),
     );
@@ -112,7 +113,9 @@ export default function StrategyEditor({ projectId, featureName, environment, ch
     });
   };
   const id = (what: string) => `strategy-${environment}-${strategy?.id ?? "new"}-${what}`;
-  const what = strategy ? `Edit strategy ${strategy.title ?? strategy.name} in ${environment}` : `New strategy with every option in ${environment}`;
+  const what = strategy
+    ? `Edit strategy ${strategy.title ?? strategy.name} in ${environment}`
+    : `New strategy with every option in ${environment}`;
   return (
     <form onSubmit={submit} aria-label={what} className="strategy-editor card">
       <div className="row">

@@ -2,7 +2,15 @@ import { DataTable } from "../data-table.tsx";
 import { draftProblems, normalisedWeights, PAYLOAD_TYPES, percent, type VariantDraft } from "../features/variant-draft.ts";
 
 /** A strategy's variants: the variants editor's rows without overrides, with the weights the server will store. */
-export function StrategyVariants({ id, drafts, onChange }: { id: string; drafts: VariantDraft[]; onChange: (drafts: VariantDraft[]) => void }) {
+export function StrategyVariants({
+  id,
+  drafts,
+  onChange,
+}: {
+  id: string;
+  drafts: VariantDraft[];
+  onChange: (drafts: VariantDraft[]) => void;
+}) {
   const problems = draftProblems(drafts);
   const weights = normalisedWeights(drafts);
   const edit = (i: number, change: Partial<VariantDraft>) => onChange(drafts.map((d, j) => (j === i ? { ...d, ...change } : d)));
@@ -12,7 +20,15 @@ export function StrategyVariants({ id, drafts, onChange }: { id: string; drafts:
       {drafts.length > 0 && (
         <DataTable
           caption="Strategy variants"
-          columns={["Name", "Weight type", "Fix weight (‰)", "Stored weight", "Stickiness", "Payload", <span className="visually-hidden">Remove</span>]}
+          columns={[
+            "Name",
+            "Weight type",
+            "Fix weight (‰)",
+            "Stored weight",
+            "Stickiness",
+            "Payload",
+            <span className="visually-hidden">Remove</span>,
+          ]}
         >
           {drafts.map((d, i) => {
             const p = problems.rows[i] ?? {};
@@ -20,7 +36,12 @@ export function StrategyVariants({ id, drafts, onChange }: { id: string; drafts:
             return (
               <tr key={i}>
                 <td>
-                  <input aria-label={label(i, "Name")} aria-invalid={!!p.name} value={d.name} onChange={(e) => edit(i, { name: e.target.value })} />
+                  <input
+                    aria-label={label(i, "Name")}
+                    aria-invalid={!!p.name}
+                    value={d.name}
+                    onChange={(e) => edit(i, { name: e.target.value })}
+                  />
                   {p.name && <span className="field-error">{p.name}</span>}
                 </td>
                 <td>
@@ -47,7 +68,12 @@ export function StrategyVariants({ id, drafts, onChange }: { id: string; drafts:
                 </td>
                 <td>{weight === null || weight === undefined ? "–" : `${weight} (${percent(weight)})`}</td>
                 <td>
-                  <input aria-label={label(i, "Stickiness")} value={d.stickiness} onChange={(e) => edit(i, { stickiness: e.target.value })} size={8} />
+                  <input
+                    aria-label={label(i, "Stickiness")}
+                    value={d.stickiness}
+                    onChange={(e) => edit(i, { stickiness: e.target.value })}
+                    size={8}
+                  />
                   {p.stickiness && <span className="field-error">{p.stickiness}</span>}
                 </td>
                 <td>
@@ -74,7 +100,12 @@ export function StrategyVariants({ id, drafts, onChange }: { id: string; drafts:
                   {p.payload && <span className="field-error">{p.payload}</span>}
                 </td>
                 <td>
-                  <button type="button" className="secondary" aria-label={`Remove strategy variant ${i + 1}`} onClick={() => onChange(drafts.filter((_, j) => j !== i))}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Remove strategy variant ${i + 1}`}
+                    onClick={() => onChange(drafts.filter((_, j) => j !== i))}
+                  >
                     Remove
                   </button>
                 </td>
