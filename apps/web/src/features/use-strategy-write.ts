@@ -10,7 +10,7 @@ export type StrategyWrite =
   | { action: "reorderStrategy"; sortOrders: SortOrders };
 
 /** A write's payload as a change request holds it: Unleash's, the direct write's body. */
-function changePayload(write: StrategyWrite): unknown {
+function changePayload(write: StrategyWrite): unknown[] | Record<string, unknown> {
   switch (write.action) {
     case "addStrategy":
       return write.strategy;
