@@ -47,7 +47,7 @@ export function StrategyActions({ projectId, featureName, environment, changeReq
           className="secondary"
           disabled={at <= 0 || reorder.isPending}
           onClick={() => move(-1)}
-          aria-label={`Move strategy ${what} up`}
+          aria-label={`Move up strategy ${what}`}
         >
           Move up
         </button>
@@ -56,7 +56,7 @@ export function StrategyActions({ projectId, featureName, environment, changeReq
           className="secondary"
           disabled={at >= sorted.length - 1 || reorder.isPending}
           onClick={() => move(1)}
-          aria-label={`Move strategy ${what} down`}
+          aria-label={`Move down strategy ${what}`}
         >
           Move down
         </button>
