@@ -178,7 +178,10 @@ if (browser) {
     await version.getByLabel("Context field").fill("appVersion");
     await version.getByLabel("Operator").selectOption("SEMVER_GTE");
     await version.getByRole("textbox", { name: /^Version/ }).fill("v2");
-    assert.is(await errorBeside(page, version.getByRole("textbox", { name: /^Version/ })), "must be a semantic version (1.2.3) for SEMVER_GTE");
+    assert.is(
+      await errorBeside(page, version.getByRole("textbox", { name: /^Version/ })),
+      "must be a semantic version (1.2.3) for SEMVER_GTE",
+    );
     assert.ok(await edit.getByRole("button", { name: "Save strategy" }).isDisabled());
     await version.getByRole("textbox", { name: /^Version/ }).fill("2.0.0");
     await edit.getByRole("button", { name: "Save strategy" }).click();
