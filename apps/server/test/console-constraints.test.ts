@@ -228,6 +228,44 @@ if (browser) {
     assert.equal(problems, []);
   });
 
+  test("a custom strategy type's declared parameters are fields; a dependency on a parent is what the API stores", async () => {
+    const custom = await srv.call("POST", "/api/admin/strategies", {
+      headers: admin,
+      body: { name: "byTenant", parameters: [{ name: "tenants", type: "list", description: "Tenant ids", required: true }] },
+    });
+    assert.is(custom.status, 201, JSON.stringify(custom.json));
+    assert.is(
+      (await srv.call("POST", "/api/admin/projects/default/features", { headers: admin, body: { name: "parent-flag" } })).status,
+      201,
+    );
+    const { page, problems } = await newPage();
+    await logIn(page, srv.url, editor.username, TEST_PASSWORD);
+    await page.goto(`${srv.url}/projects/default/features/constrained`);
+    const development = page.getByRole("region", { name: /^development/ });
+    await development.getByRole("button", { name: "Add a strategy with constraints, segments or variants" }).click();
+    const form = development.getByRole("form", { name: "New strategy with every option in development" });
+    await form.getByLabel("Strategy type").selectOption("byTenant");
+    await form.getByRole("textbox", { name: /^tenants \(comma-separated\)/ }).fill("acme,globex");
+    await form.getByRole("button", { name: "Add strategy", exact: true }).click();
+    await development.getByRole("list", { name: "Strategies in development" }).getByText("tenants: acme,globex").waitFor();
+    const tenants = (await strategies("development")).find((s) => s.name === "byTenant");
+    assert.equal(tenants?.parameters, { tenants: "acme,globex" });
+
+    const dependencies = page.getByRole("region", { name: "Dependencies" });
+    const add = dependencies.getByRole("form", { name: "New dependency" });
+    await add.getByLabel("Parent flag").selectOption("parent-flag");
+    await add.getByLabel("Parent's variants").fill("blue, green");
+    await add.getByRole("button", { name: "Add dependency" }).click();
+    await dependencies.getByText("only when parent-flag is on and serves blue or green").waitFor();
+    const feature = await srv.call("GET", FEATURE, { headers: admin });
+    assert.equal(feature.json.dependencies, [{ feature: "parent-flag", enabled: true, variants: ["blue", "green"] }]);
+    await checkPage(page, "dependencies");
+    await dependencies.getByRole("button", { name: "Remove the dependency on parent-flag" }).click();
+    await dependencies.getByText("No parent").waitFor();
+    assert.equal((await srv.call("GET", FEATURE, { headers: admin })).json.dependencies, []);
+    assert.equal(problems, []);
+  });
+
   test("where change requests are on, an edit and a reorder go into the user's change request and change nothing yet", async () => {
     for (const title of ["One", "Two"]) {
       const res = await srv.call("POST", `${FEATURE}/environments/production/strategies`, {
