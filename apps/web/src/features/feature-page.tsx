@@ -16,6 +16,8 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
   const user = useSessionUser();
   const feature = useQuery(trpc.features.get.queryOptions({ projectId, featureName }));
   const config = useQuery(trpc.changeRequests.config.queryOptions({ projectId }));
+  const segments = useQuery(trpc.segments.list.queryOptions());
+  const segmentNames = new Map((segments.data?.segments ?? []).map((s) => [s.id, s.name]));
   const gate = (environment: string) => {
     const c = config.data?.find((x) => x.environment === environment && x.changeRequestsEnabled);
     return c ? { requiredApprovals: c.requiredApprovals } : null;
@@ -73,6 +75,7 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
             <StrategyList
               environment={env.name}
               strategies={env.strategies}
+              segmentNames={segmentNames}
               actions={
                 isEditor(user)
                   ? (strategy) => (
