@@ -192,6 +192,7 @@ const MATRIX: Record<string, Row> = {
   "GET /api/admin/segments": { expect: READ },
   "POST /api/admin/segments": { expect: "401 401 401 403 201 201 201 403 201 403", request: () => ({ body: { name: unique("segment") } }) },
   "GET /api/admin/segments/{id}": { expect: READ, request: async () => ({ params: { id: await newSegment() } }) },
+  "GET /api/admin/segments/{id}/strategies": { expect: READ, request: async () => ({ params: { id: await newSegment() } }) },
   "PUT /api/admin/segments/{id}": {
     expect: EDITOR_WRITES,
     request: async () => ({ params: { id: await newSegment() }, body: { name: unique("segment") } }),

@@ -1,5 +1,6 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { CONSOLE_DIST } from "../src/console-app.ts";
@@ -7,7 +8,8 @@ import { startTestServer } from "./support/test-server.ts";
 
 // `turbo run test` builds apps/web first (turbo.json), so the console is there to serve.
 const srv = await startTestServer();
-const script = readdirSync(join(CONSOLE_DIST, "assets")).find((name) => name.endsWith(".js")) as string;
+// The entry script that index.html loads; the lazily loaded pages are other files beside it.
+const script = /src="\/assets\/([^"]+\.js)"/.exec(readFileSync(join(CONSOLE_DIST, "index.html"), "utf8"))?.[1] as string;
 
 test("the console's paths answer with the app under a self-only CSP, revalidated on every load", async () => {
   for (const path of [
@@ -20,6 +22,7 @@ test("the console's paths answer with the app under a self-only CSP, revalidated
     "/users",
     "/tokens?x=1",
     "/events",
+    "/segments",
   ]) {
     const res = await srv.call("GET", path);
     assert.is(res.status, 200, path);
@@ -41,6 +44,20 @@ test("hashed assets carry their content type and are cached for a year; HEAD has
   assert.is(head.json, undefined);
   const css = readdirSync(join(CONSOLE_DIST, "assets")).find((name) => name.endsWith(".css")) as string;
   assert.is((await srv.call("GET", `/assets/${css}`)).headers["content-type"], "text/css; charset=utf-8");
+});
+
+test("the first load is at most 150 KB of gzipped JavaScript; the editors and the segments page are chunks loaded later", () => {
+  const html = readFileSync(join(CONSOLE_DIST, "index.html"), "utf8");
+  // The entry and the chunks index.html preloads with it: what a first visit downloads.
+  const first = [...html.matchAll(/(?:src|href)="\/assets\/([^"]+\.js)"/g)].map((m) => m[1] as string);
+  const gzipped = first.reduce((sum, name) => sum + gzipSync(readFileSync(join(CONSOLE_DIST, "assets", name))).length, 0);
+  assert.ok(gzipped <= 150 * 1024, `${gzipped} bytes gzipped in ${first.join(", ")}`);
+  const chunks = readdirSync(join(CONSOLE_DIST, "assets")).filter((name) => name.endsWith(".js"));
+  for (const lazy of ["strategy-editor", "segments-page"]) {
+    const chunk = chunks.find((name) => name.startsWith(`${lazy}-`));
+    assert.ok(chunk, `${lazy} is a chunk of its own: ${chunks.join(", ")}`);
+    assert.not.ok(first.includes(chunk as string), `${lazy} is not in the first load`);
+  }
 });
 
 test("the console shadows nothing: API, auth, tRPC, docs, health and unknown paths answer as before", async () => {

@@ -178,15 +178,19 @@ if (browser) {
     await timed("events-demo", "/events", () =>
       page.getByRole("table", { name: "Every change, newest first" }).locator("tbody tr").first().waitFor(),
     );
+    await timed("segments-demo", "/segments", () => page.getByRole("form", { name: "New segment" }).waitFor());
     // The Viewer created above reads everything and is offered nothing to change.
     await page.getByRole("button", { name: "Log out" }).click();
     await logIn(page, srv.url, "vera", "vera's password");
-    assert.equal(await page.getByRole("navigation").getByRole("link").allTextContents(), ["Projects", "Change requests"]);
+    assert.equal(await page.getByRole("navigation").getByRole("link").allTextContents(), ["Projects", "Change requests", "Segments"]);
     await page.goto(`${srv.url}/projects/demo/features/checkout-flow`);
     await page.getByRole("heading", { name: /^production/ }).waitFor();
     assert.is(await page.getByRole("button", { name: /Save variants|Add to my change request|Propose/ }).count(), 0);
     await page.getByText("classic: 500‰ (fix)").waitFor();
     await checkPage(page, "feature-viewer");
+    await page.goto(`${srv.url}/segments`);
+    await page.getByRole("table", { name: "All segments" }).waitFor();
+    assert.is(await page.getByRole("form").count(), 0, "a Viewer gets no segment form");
     assert.equal(problems, []);
   });
 }

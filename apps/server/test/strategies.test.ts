@@ -232,6 +232,47 @@ test("segments: CRUD, used by strategies, a segment in use is a 409 that changes
   const s = (await post(`${envPath(f)}/strategies`, { name: "default", segments: [id] })).json;
   assert.equal(s.segments, [id]);
   await refusedAndUnchanged(() => srv.call("DELETE", `/api/admin/segments/${id}`, { headers: admin }), 409, "ConflictError");
+  const refused = await srv.call("DELETE", `/api/admin/segments/${id}`, { headers: admin });
+  assert.match(refused.json.message, `default of "${f}" in development (project default)`, "the refusal names where it is used");
+  // Where it is used, as Unleash answers it: stored, and proposed in pending change requests.
+  const using = await srv.call("GET", `/api/admin/segments/${id}/strategies`, { headers: viewer.headers });
+  assert.is(using.status, 200);
+  assert.equal(using.json, {
+    strategies: [{ id: s.id, featureName: f, projectId: "default", environment: "development", strategyName: "default" }],
+    changeRequestStrategies: [],
+  });
+  await srv.call("PUT", "/api/admin/projects/default/environments/production/change-requests/config", {
+    headers: admin,
+    body: { changeRequestsEnabled: true, requiredApprovals: 1 },
+  });
+  const proposer = await userWithRole(srv, "editor");
+  const proposal = await post(
+    "/api/admin/projects/default/environments/production/change-requests",
+    { feature: f, action: "addStrategy", payload: { name: "flexibleRollout", segments: [id] } },
+    proposer.headers,
+  );
+  assert.is(proposal.status, 200, JSON.stringify(proposal.json));
+  const proposed = (await srv.call("GET", `/api/admin/segments/${id}/strategies`, { headers: admin })).json.changeRequestStrategies;
+  assert.equal(proposed, [
+    {
+      featureName: f,
+      projectId: "default",
+      environment: "production",
+      strategyName: "flexibleRollout",
+      changeRequest: { id: proposal.json.id, title: proposal.json.title ?? null },
+    },
+  ]);
+  const cancelled = await srv.call("PUT", `/api/admin/projects/default/change-requests/${proposal.json.id}/state`, {
+    headers: proposer.headers,
+    body: { state: "Cancelled" },
+  });
+  assert.is(cancelled.status, 200, JSON.stringify(cancelled.json));
+  assert.equal((await srv.call("GET", `/api/admin/segments/${id}/strategies`, { headers: admin })).json.changeRequestStrategies, []);
+  await srv.call("PUT", "/api/admin/projects/default/environments/production/change-requests/config", {
+    headers: admin,
+    body: { changeRequestsEnabled: false, requiredApprovals: 1 },
+  });
+  assertError(await srv.call("GET", "/api/admin/segments/999999/strategies", { headers: admin }), 404, "NotFoundError");
   // A project segment cannot be used in another project.
   await post("/api/admin/projects", { id: "seg-other", name: "Other" });
   const other = (await post("/api/admin/segments", { name: "other-only", project: "seg-other" })).json;

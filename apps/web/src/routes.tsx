@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { Redirect, Route, Switch } from "wouter";
 import { BannersPage } from "./banners/banners-page.tsx";
 import { ChangeRequestPage } from "./change-requests/change-request-page.tsx";
@@ -13,6 +14,9 @@ import { ProjectsPage } from "./projects/projects-page.tsx";
 import { isAdmin, useSessionUser } from "./session.ts";
 import { TokensPage } from "./tokens/tokens-page.tsx";
 import { UsersPage } from "./users/users-page.tsx";
+
+// Pages that are not the first load's come as their own chunks.
+const SegmentsPage = lazy(() => import("./segments/segments-page.tsx"));
 
 /** The pages; the server answers each of these paths with the app (apps/server/src/console-app.ts lists their prefixes). */
 export function Routes() {
@@ -32,6 +36,11 @@ export function Routes() {
           {(p) => <ChangeRequestPage projectId={p.projectId} id={Number(p.id)} />}
         </Route>
         <Route path="/change-requests" component={PendingPage} />
+        <Route path="/segments">
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            <SegmentsPage />
+          </Suspense>
+        </Route>
         {admin && <Route path="/banners" component={BannersPage} />}
         {admin && <Route path="/users" component={UsersPage} />}
         {admin && <Route path="/tokens" component={TokensPage} />}

@@ -81,6 +81,7 @@ export { addFeatureStrategy, deleteFeatureStrategy, updateFeatureStrategy } from
 export { segmentInputSchema } from "./segments/segment.ts";
 export { getSegment, listSegments } from "./segments/list-segments.ts";
 export { createSegment, deleteSegment, updateSegment } from "./segments/write-segment.ts";
+export { strategiesUsingSegment } from "./segments/strategies-using-segment.ts";
 export { dependencyInputSchema } from "./dependencies/feature-dependency.ts";
 export { addFeatureDependency, deleteFeatureDependency } from "./dependencies/write-feature-dependency.ts";
 export type { ClientFeature, ClientFeatureSet } from "./client-features/client-feature.ts";

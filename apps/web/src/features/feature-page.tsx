@@ -1,11 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
+import { DependenciesEditor } from "../dependencies/dependencies-editor.tsx";
 import { FeatureDailyLife } from "../feature-lifecycle/feature-daily-life.tsx";
 import { FormError } from "../form-error.tsx";
 import { isEditor, useSessionUser } from "../session.ts";
 import { trpc } from "../trpc.ts";
 import { EnvironmentSwitch } from "./environment-switch.tsx";
-import { RemoveStrategy } from "./remove-strategy.tsx";
+import { NewStrategyWithOptions, StrategyActions } from "./strategy-actions.tsx";
 import { StrategyForm } from "./strategy-form.tsx";
 import { StrategyList } from "./strategy-list.tsx";
 import { VariantsEditor } from "./variants-editor.tsx";
@@ -15,6 +16,8 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
   const user = useSessionUser();
   const feature = useQuery(trpc.features.get.queryOptions({ projectId, featureName }));
   const config = useQuery(trpc.changeRequests.config.queryOptions({ projectId }));
+  const segments = useQuery(trpc.segments.list.queryOptions());
+  const segmentNames = new Map((segments.data?.segments ?? []).map((s) => [s.id, s.name]));
   const gate = (environment: string) => {
     const c = config.data?.find((x) => x.environment === environment && x.changeRequestsEnabled);
     return c ? { requiredApprovals: c.requiredApprovals } : null;
@@ -38,6 +41,20 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
           canEdit={isEditor(user)}
         />
       )}
+      {feature.data && config.data && (
+        <DependenciesEditor
+          projectId={projectId}
+          featureName={featureName}
+          dependencies={feature.data.dependencies}
+          canEdit={isEditor(user)}
+          changeRequestEnvironment={
+            config.data
+              .filter((c) => c.changeRequestsEnabled)
+              .map((c) => c.environment)
+              .sort()[0] ?? null
+          }
+        />
+      )}
       {feature.data &&
         config.data &&
         feature.data.environments.map((env) => (
@@ -58,13 +75,26 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
             <StrategyList
               environment={env.name}
               strategies={env.strategies}
+              segmentNames={segmentNames}
               actions={
                 isEditor(user)
-                  ? (strategy) => <RemoveStrategy {...where(env.name)} strategy={strategy} changeRequests={gate(env.name) !== null} />
+                  ? (strategy) => (
+                      <StrategyActions
+                        {...where(env.name)}
+                        changeRequests={gate(env.name) !== null}
+                        sorted={[...env.strategies].sort((a, b) => a.sortOrder - b.sortOrder)}
+                        strategy={strategy}
+                      />
+                    )
                   : undefined
               }
             />
-            {isEditor(user) && <StrategyForm {...where(env.name)} changeRequests={gate(env.name) !== null} />}
+            {isEditor(user) && (
+              <>
+                <StrategyForm {...where(env.name)} changeRequests={gate(env.name) !== null} />
+                <NewStrategyWithOptions {...where(env.name)} changeRequests={gate(env.name) !== null} />
+              </>
+            )}
             <h3>Variants</h3>
             {isEditor(user) ? (
               <VariantsEditor

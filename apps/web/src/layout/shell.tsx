@@ -38,6 +38,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
         <nav aria-label="Main">
           <NavLink href="/projects">Projects</NavLink>
           <NavLink href="/change-requests">Change requests</NavLink>
+          <NavLink href="/segments">Segments</NavLink>
           {isAdmin(user) && (
             <>
               <NavLink href="/banners">Banners</NavLink>

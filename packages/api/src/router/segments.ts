@@ -1,6 +1,6 @@
-import { createSegment, deleteSegment, getSegment, listSegments, updateSegment } from "@vexil/services";
+import { createSegment, deleteSegment, getSegment, listSegments, strategiesUsingSegment, updateSegment } from "@vexil/services";
 import { z } from "zod";
-import { segmentIdSchema, segmentInputShape, segmentSchema } from "../schemas/segment.ts";
+import { segmentIdSchema, segmentInputShape, segmentSchema, segmentStrategiesSchema } from "../schemas/segment.ts";
 import { toJson } from "../schemas/to-json.ts";
 import { protectedProcedure } from "../trpc.ts";
 
@@ -29,6 +29,22 @@ export const segmentsRouter = {
     .input(z.strictObject({ id: segmentIdSchema }))
     .output(segmentSchema)
     .query(async ({ ctx, input }) => toJson(await getSegment(ctx.db, input.id))),
+
+  strategies: protectedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/admin/segments/{id}/strategies",
+        tags,
+        summary: "The strategies that use a segment",
+        description:
+          "Stored strategies (of archived flags too: they also keep the segment from being deleted), and in changeRequestStrategies those that pending change requests add or edit to use it.",
+      },
+      access: "authenticated",
+    })
+    .input(z.strictObject({ id: segmentIdSchema }))
+    .output(segmentStrategiesSchema)
+    .query(async ({ ctx, input }) => strategiesUsingSegment(ctx.db, input.id)),
 
   update: protectedProcedure
     .meta({

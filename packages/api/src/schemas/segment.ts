@@ -16,3 +16,23 @@ export const segmentSchema = z
 
 export const segmentIdSchema = recordIdSchema("Segment id");
 export const segmentInputShape = segmentInputSchema.shape;
+
+const segmentStrategySchema = z.object({
+  id: z.string(),
+  featureName: z.string(),
+  projectId: z.string(),
+  environment: z.string(),
+  strategyName: z.string(),
+});
+
+export const segmentStrategiesSchema = z
+  .object({
+    strategies: z.array(segmentStrategySchema),
+    changeRequestStrategies: z.array(
+      segmentStrategySchema.extend({
+        id: z.string().optional(),
+        changeRequest: z.object({ id: z.int(), title: z.string().nullable() }),
+      }),
+    ),
+  })
+  .meta({ id: "SegmentStrategies" });

@@ -5,6 +5,7 @@ import { ConflictError, NameExistsError, ValidationError } from "../errors/domai
 import { parseInput } from "../errors/parse-input.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { getSegment } from "./list-segments.ts";
+import { strategiesUsingSegment } from "./strategies-using-segment.ts";
 import { type Segment, segmentFromRow, segmentInputSchema } from "./segment.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 
@@ -76,8 +77,15 @@ export async function deleteSegment(db: Kysely<Database>, by: Principal | null, 
     const before = await getSegment(trx, id);
     // Locks the segment so that no strategy starts using it between the check and the delete.
     await trx.selectFrom("segments").select("id").where("id", "=", id).forUpdate().execute();
-    const used = await trx.selectFrom("feature_strategy_segments").select("strategy_id").where("segment_id", "=", id).executeTakeFirst();
-    if (used) throw new ConflictError(`The segment ${id} is used by strategies and cannot be deleted; remove it from them first.`);
+    const { strategies } = await strategiesUsingSegment(trx, id);
+    if (strategies.length > 0) {
+      // Named, so that whoever is refused knows where to go (the console links each one).
+      const where = strategies.map((s) => `${s.strategyName} of "${s.featureName}" in ${s.environment} (project ${s.projectId})`);
+      const more = where.length > 10 ? ` and ${where.length - 10} more` : "";
+      throw new ConflictError(
+        `The segment ${id} is used by strategies and cannot be deleted; remove it from them first: ${where.slice(0, 10).join(", ")}${more}.`,
+      );
+    }
     await trx.deleteFrom("segments").where("id", "=", id).execute();
     await appendEvent(trx, by, { type: "segment-deleted", project: before.project, data: null, preData: before });
   });
