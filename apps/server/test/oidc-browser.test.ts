@@ -6,20 +6,23 @@ import { startTestServer } from "./support/test-server.ts";
 
 // A person signs in to the console through the identity provider (docs/oidc.md#the-console), in Chromium.
 const idp = await startTestProvider();
-const srv = await startTestServer({
+const env = {
   OIDC_ISSUER_URL: idp.issuer,
   OIDC_CLIENT_ID: idp.clientId,
   OIDC_CLIENT_SECRET: idp.clientSecret,
-  // Vexil's port is known once it listens: set in its settings then.
+  // Vexil's port is known once it listens (on port 0): set in its settings then.
   OIDC_REDIRECT_URL: "http://127.0.0.1:1/auth/oidc/callback",
   OIDC_SCOPES: "openid email profile groups",
   OIDC_PROVIDER_NAME: "Test IdP",
   OIDC_ROLE_CLAIM: "groups",
   OIDC_ROLE_MAP: "flag-editors=Editor",
   OIDC_AUTO_CREATE: "true",
-});
-(srv.app.deps.oidc?.settings as { redirectUrl: string }).redirectUrl = `${srv.url}/auth/oidc/callback`;
-idp.register(`${srv.url}/auth/oidc/callback`);
+};
+const srv = await startTestServer(env);
+const ssoOnly = await startTestServer({ ...env, PASSWORD_LOGIN: "false" });
+for (const server of [srv, ssoOnly])
+  (server.app.deps.oidc?.settings as { redirectUrl: string }).redirectUrl = `${server.url}/auth/oidc/callback`;
+idp.register(`${srv.url}/auth/oidc/callback`, `${ssoOnly.url}/auth/oidc/callback`);
 idp.accounts.set("dana", {
   sub: "dana-sub",
   email: "dana@example.com",
@@ -59,6 +62,17 @@ if (browser) {
     assert.equal(problems, []);
   });
 
+  test("with password login off, the login page offers the provider alone", async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    const problems = collectProblems(page);
+    await page.goto(`${ssoOnly.url}/`);
+    await page.getByText("Password login is turned off on this server.").waitFor();
+    await page.getByRole("link", { name: "Sign in with Test IdP" }).waitFor();
+    assert.is(await page.getByLabel("Password").count(), 0);
+    await checkPage(page, "login-sso-only");
+    assert.equal(problems, []);
+  });
+
   test("an Admin sees on the Users page who signs in with single sign-on", async () => {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
     const problems = collectProblems(page);
@@ -77,8 +91,10 @@ if (browser) {
 
 test.after(async () => {
   await browser?.close();
-  await srv.close();
-  await srv.db.close();
+  for (const server of [srv, ssoOnly]) {
+    await server.close();
+    await server.db.close();
+  }
   await idp.close();
 });
 
