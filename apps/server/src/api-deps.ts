@@ -5,6 +5,7 @@ import { createAuthCache, type DatabaseConnection } from "@vexil/db";
 import { createPasswordHasher } from "@vexil/password-hasher";
 import {
   createClientMetricsBuffer,
+  createOidcClient,
   createServedFeatures,
   DEFAULT_LOGIN_LIMITS,
   DEFAULT_SESSION_POLICY,
@@ -12,6 +13,7 @@ import {
   type Principal,
 } from "@vexil/services";
 import type { Config } from "./config.ts";
+import { oidcSettings } from "./oidc-settings.ts";
 
 export interface WiredDeps {
   deps: ApiDeps;
@@ -65,16 +67,18 @@ export function createApiDeps(config: Config, db: DatabaseConnection, log: Logge
     heartbeatMs: config.STREAMING_HEARTBEAT_MS,
   });
 
+  const oidc = oidcSettings(config);
   const deps: ApiDeps = {
     db: db.kysely,
     log,
     hasher,
     cookies: { secret: sessionSecret, secure: config.SECURE_COOKIES, maxAgeSeconds: sessions.absoluteMs / 1000 },
-    loginPolicy: { sessions, limits: DEFAULT_LOGIN_LIMITS },
+    loginPolicy: { sessions, limits: DEFAULT_LOGIN_LIMITS, passwordLogin: config.PASSWORD_LOGIN },
     principals,
     servedFeatures,
     clientStreams,
     clientMetrics: createClientMetricsBuffer(),
+    oidc: oidc ? { settings: oidc, client: createOidcClient(oidc) } : null,
   };
   return {
     deps,

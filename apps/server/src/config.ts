@@ -10,6 +10,30 @@ const isOrigin = (value: string) => {
   }
 };
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/** HTTPS, or plain HTTP to this machine only (a provider started beside Vexil, as in its tests and README). */
+const isIssuer = (value: string) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.has(url.hostname));
+  } catch {
+    return false;
+  }
+};
+const isCallback = (value: string) => {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) && url.pathname === "/auth/oidc/callback" && !url.search && !url.hash;
+  } catch {
+    return false;
+  }
+};
+const ROLE_IDS: Record<string, 1 | 2 | 3> = { admin: 1, editor: 2, viewer: 3 };
+const roleName = z
+  .string()
+  .transform((v) => v.trim().toLowerCase())
+  .pipe(z.enum(["admin", "editor", "viewer"], "must be Admin, Editor or Viewer"))
+  .transform((v) => ROLE_IDS[v] as 1 | 2 | 3);
 
 // The only place in Vexil that reads process.env; everything else receives these values.
 const schema = z.object({
@@ -94,6 +118,50 @@ const schema = z.object({
   STREAMING_HISTORY: int(1, 10_000).default(100),
   /** When set, `GET /internal-backstage/prometheus` takes `Authorization: Bearer <this>`; unset, it is open (as Unleash's). */
   PROMETHEUS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** false turns password login off; then only single sign-on (and tokens) get in (docs/oidc.md#password-login). */
+  PASSWORD_LOGIN: bool.default(true),
+  /** Single sign-on with OpenID Connect (docs/oidc.md#settings): off unless the issuer, the client id and the redirect URL are set. */
+  OIDC_ISSUER_URL: z.string().refine(isIssuer, "must be an https:// URL (http:// only on localhost, 127.0.0.1 or [::1])").optional(),
+  OIDC_CLIENT_ID: z.string().min(1).max(500).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  /** `<public URL>/auth/oidc/callback`; `PUBLIC_URL` gives it when unset. */
+  OIDC_REDIRECT_URL: z.string().refine(isCallback, "must be an http(s) URL ending in /auth/oidc/callback").optional(),
+  OIDC_SCOPES: z
+    .string()
+    .transform((v) => [...new Set(["openid", ...v.split(/[\s,]+/).filter(Boolean)])].join(" "))
+    .default("openid email profile"),
+  OIDC_PROVIDER_NAME: z.string().trim().min(1).max(60).default("single sign-on"),
+  OIDC_ROLE_CLAIM: z.string().trim().min(1).max(200).optional(),
+  /** `value=Role,value=Role`: a value of the role claim and the root role it grants. */
+  OIDC_ROLE_MAP: z
+    .string()
+    .transform((v, ctx) => {
+      const map = new Map<string, 1 | 2 | 3>();
+      for (const entry of v
+        .split(",")
+        .map((e) => e.trim())
+        .filter(Boolean)) {
+        const at = entry.lastIndexOf("=");
+        const role =
+          ROLE_IDS[
+            entry
+              .slice(at + 1)
+              .trim()
+              .toLowerCase()
+          ];
+        if (at <= 0 || !role) {
+          ctx.addIssue({ code: "custom", message: `"${entry}" must look like "<claim value>=Admin|Editor|Viewer"` });
+          return z.NEVER;
+        }
+        map.set(entry.slice(0, at).trim(), role);
+      }
+      return map;
+    })
+    .default(new Map()),
+  /** Whether a person Vexil does not know is created at their first sign-in (else refused). */
+  OIDC_AUTO_CREATE: bool.default(false),
+  /** The role of a user created at sign-in when the role claim maps to none. */
+  OIDC_AUTO_CREATE_ROLE: roleName.default(3),
   BODY_LIMIT_BYTES: int(1_024, 64 * 1024 * 1024).default(256 * 1024),
   REQUEST_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
   HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(10_000),
@@ -116,5 +184,39 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (parsed.data.HEADERS_TIMEOUT_MS > parsed.data.REQUEST_TIMEOUT_MS) {
     throw new ConfigError("Invalid configuration:\n  HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS");
   }
-  return parsed.data;
+  const config = parsed.data;
+  if (!config.OIDC_REDIRECT_URL && config.OIDC_ISSUER_URL && config.PUBLIC_URL) {
+    config.OIDC_REDIRECT_URL = `${config.PUBLIC_URL.replace(/\/+$/, "")}/auth/oidc/callback`;
+  }
+  const problems = oidcProblems(config);
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  return config;
+}
+
+/** Single sign-on is all or nothing: a half-configured one would fail only when someone tries it. */
+function oidcProblems(config: Config): string[] {
+  const oidcNames = Object.keys(config).filter((k) => k.startsWith("OIDC_") && config[k as keyof Config] !== undefined);
+  const required = {
+    OIDC_ISSUER_URL: config.OIDC_ISSUER_URL,
+    OIDC_CLIENT_ID: config.OIDC_CLIENT_ID,
+    OIDC_REDIRECT_URL: config.OIDC_REDIRECT_URL,
+  };
+  const configured = Object.values(required).some((v) => v !== undefined);
+  const problems: string[] = [];
+  if (configured) {
+    for (const [name, value] of Object.entries(required)) {
+      if (value === undefined)
+        problems.push(`${name}: is needed for single sign-on${name === "OIDC_REDIRECT_URL" ? " (or set PUBLIC_URL)" : ""}`);
+    }
+  } else if (oidcNames.some((n) => ["OIDC_CLIENT_SECRET", "OIDC_ROLE_CLAIM"].includes(n))) {
+    problems.push("OIDC_ISSUER_URL: is needed for the other OIDC_ settings to mean anything");
+  }
+  if (config.OIDC_ROLE_MAP.size > 0 && !config.OIDC_ROLE_CLAIM)
+    problems.push("OIDC_ROLE_CLAIM: is needed for OIDC_ROLE_MAP (which claim holds the values?)");
+  if (!config.PASSWORD_LOGIN && !configured) {
+    problems.push(
+      "PASSWORD_LOGIN: can be false only with single sign-on set up (OIDC_ISSUER_URL, OIDC_CLIENT_ID, OIDC_REDIRECT_URL), or nobody could log in",
+    );
+  }
+  return problems;
 }

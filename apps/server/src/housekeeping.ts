@@ -25,7 +25,7 @@ export function startHousekeeping(db: Kysely<Database>, log: Logger, policy: Hou
       markPotentiallyStaleFlags(db),
       rollUpClientMetrics(db, { retentionDays: policy.metricsRetentionDays }),
     ]);
-    if (auth.status === "fulfilled" && (auth.value.sessions || auth.value.loginFailures))
+    if (auth.status === "fulfilled" && (auth.value.sessions || auth.value.loginFailures || auth.value.oidcLogins))
       log.info(auth.value, "expired auth records deleted");
     if (staleness.status === "fulfilled" && staleness.value.on.length + staleness.value.off.length > 0) {
       log.info(staleness.value, "potentially stale flags reassessed");

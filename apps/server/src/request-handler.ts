@@ -124,6 +124,7 @@ export function createRequestHandler({
       },
       ip: clientAddress(req, trustedProxies),
       userAgent: req.headers["user-agent"] ?? null,
+      cookie: req.headers.cookie,
       setHeader: (name, value) => res.setHeader(name, value),
     });
   }

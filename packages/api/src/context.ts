@@ -1,5 +1,5 @@
 import type { AuthCache, Database } from "@vexil/db";
-import type { ClientMetricsBuffer, LoginPolicy, PasswordHasher, Principal, ServedFeatures } from "@vexil/services";
+import type { ClientMetricsBuffer, LoginPolicy, OidcSignIn, PasswordHasher, Principal, ServedFeatures } from "@vexil/services";
 import type { Kysely } from "kysely";
 import type { ClientStreams } from "./client-streaming/client-streams.ts";
 import type { CookieSettings } from "./session-cookie.ts";
@@ -29,6 +29,8 @@ export interface ApiDeps {
   clientStreams: ClientStreams;
   /** Where SDK metrics wait to be stored in batches. */
   clientMetrics: ClientMetricsBuffer;
+  /** Single sign-on with OpenID Connect, where it is set up (docs/oidc.md#settings); null where it is not. */
+  oidc: OidcSignIn | null;
 }
 
 /** What a procedure knows about the request it serves. */
@@ -41,6 +43,8 @@ export interface Context {
   log: Logger;
   ip: string;
   userAgent: string | null;
+  /** The request's Cookie header: single sign-on's callback reads its state cookie there (docs/oidc.md#the-flow). */
+  cookie?: string | undefined;
   /** Sets a response header (Location, Set-Cookie) on whichever transport serves the call. */
   setHeader(name: string, value: string | string[]): void;
 }

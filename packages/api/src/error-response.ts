@@ -51,6 +51,8 @@ export const STATUS_BY_NAME = {
   MethodNotAllowed: 405,
   NameExistsError: 409,
   ConflictError: 409,
+  // As in Unleash, which answers password login 422 when it is turned off.
+  DisabledError: 422,
   PayloadTooLarge: 413,
   ContentTypeerror: 415,
   TooManyRequests: 429,

@@ -44,6 +44,14 @@ const eventStreamSuccess = (json: ResponseObject, description: string): Response
   content: { "text/event-stream": { schema: { type: "string" } }, ...json.content },
 });
 
+const redirectTo = (description: string): ResponseObject => ({
+  description,
+  headers: {
+    Location: { description: "Where the browser goes next", schema: { type: "string" } },
+    "Set-Cookie": { description: "The cookie this step sets", schema: { type: "string" } },
+  },
+});
+
 const NOT_MODIFIED: ResponseObject = { description: "Not modified: the If-None-Match matched the ETag; no body." };
 
 const ANY_CREDENTIALS: SecurityRequirementObject[] = [{ apiToken: [] }, { sessionCookie: [] }];
@@ -79,6 +87,11 @@ export function createOpenApiDocument(router: AnyRouter, info: { version: string
       if (operation.requestBody) operation.requestBody = requestBodyOf(operation.requestBody as RequestBodyObject, found.meta, example);
       const success = successOf(operation.responses?.["200"] as ResponseObject, example);
       const raw = found.meta.raw;
+      if (raw?.redirect) {
+        // A step of a browser's sign-in: a redirect, or a page that says why not.
+        operation.responses = { "302": redirectTo(raw.redirect), ...errorResponses(operationFailures(found), undefined, true) };
+        continue;
+      }
       operation.responses = {
         [String(found.meta.successStatus ?? 200)]: raw?.eventStream ? eventStreamSuccess(success, raw.eventStream) : success,
         ...(raw?.notModified ? { "304": NOT_MODIFIED } : {}),

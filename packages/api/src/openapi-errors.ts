@@ -57,6 +57,10 @@ const ERRORS: Record<ErrorName, { when: string; message: string; details?: { pat
     when: "the change conflicts with what is stored, e.g. deleting a segment that strategies still use",
     message: "The segment 3 is used by strategies and cannot be deleted; remove it from them first.",
   },
+  DisabledError: {
+    when: "this way of logging in is turned off on this server (password login, when PASSWORD_LOGIN=false); sign in with single sign-on instead",
+    message: "Logging in with username/password has been disabled.",
+  },
   PayloadTooLarge: {
     when: "the body is larger than the limit (256 KiB unless configured otherwise)",
     message: "The request body is larger than the limit of 262144 bytes.",
@@ -85,9 +89,10 @@ const RETRY_AFTER: HeadersObject = {
 
 /**
  * The documented responses for these error names, one per status, each with the one Error schema,
- * or with `schema` on a route that answers its failures in another protocol's body (OFREP's).
+ * or with `schema` on a route that answers its failures in another protocol's body (OFREP's), or as
+ * an HTML page on a step of a browser's sign-in (docs/oidc.md#refusals).
  */
-export function errorResponses(names: ErrorName[], schema?: SchemaObject): Record<string, ResponseObject> {
+export function errorResponses(names: ErrorName[], schema?: SchemaObject, asPage = false): Record<string, ResponseObject> {
   const byStatus = new Map<number, ErrorName[]>();
   for (const name of names) {
     const status = STATUS_BY_NAME[name];
@@ -104,7 +109,9 @@ export function errorResponses(names: ErrorName[], schema?: SchemaObject): Recor
     responses[String(status)] = {
       description: group.map((name) => `${name}: ${ERRORS[name].when}.`).join(" "),
       ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
-      content: { "application/json": schema ? { schema } : { schema: { $ref: "#/components/schemas/Error" }, examples } },
+      content: asPage
+        ? { "text/html": { schema: { type: "string" } } }
+        : { "application/json": schema ? { schema } : { schema: { $ref: "#/components/schemas/Error" }, examples } },
     };
   }
   return responses;

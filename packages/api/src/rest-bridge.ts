@@ -42,7 +42,7 @@ function compileRoutes(router: AnyRouter): RouteNode {
   // Literal segments win over parameters: `/banners/{id}` must not swallow a literal sibling.
   const routes = restRoutes(router).sort((a, b) => a.params.length - b.params.length);
   routes.forEach((route, rank) => {
-    if (route.meta.raw && route.meta.access === "public" && !route.meta.raw.credentialInPath) {
+    if (route.meta.raw && route.meta.access === "public" && !route.meta.raw.credentialInPath && !route.meta.raw.redirect) {
       // A raw handler is given the caller's principal; a public route has none to give.
       throw new Error(`${route.procedurePath}: a raw route cannot be public.`);
     }

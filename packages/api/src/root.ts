@@ -31,6 +31,7 @@ import { featureNamesRouter } from "./router/feature-names.ts";
 import { featureSearchRouter } from "./router/feature-search.ts";
 import { featuresBatchRouter } from "./router/features-batch.ts";
 import { addonsRouter } from "./router/addons.ts";
+import { oidcRouter } from "./router/oidc.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -67,6 +68,7 @@ export const appRouter = router({
   featureSearch: featureSearchRouter,
   featuresBatch: featuresBatchRouter,
   addons: addonsRouter,
+  oidc: oidcRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -17,7 +17,7 @@ export async function sealSessionId(sessionId: string, settings: CookieSettings)
 
 // The exact shape sealSessionId issues. iron-session reads the trailing version with parseInt, so
 // without this "...~2" with anything appended would still open: a tampered cookie that works.
-const SEAL_SHAPE = /^Fe26\.2\*[\w*-]+~2$/;
+export const SEAL_SHAPE = /^Fe26\.2\*[\w*-]+~2$/;
 
 /** The session id inside a cookie value, or null for a tampered, foreign or expired seal. */
 export async function unsealSessionId(sealed: string, settings: CookieSettings): Promise<string | null> {
@@ -42,10 +42,15 @@ export function clearedSessionCookieHeader(settings: CookieSettings): string {
 
 /** The session cookie's value from a Cookie header, if there is one. */
 export function readSessionCookie(header: string | undefined): string | null {
+  return readCookie(header, SESSION_COOKIE);
+}
+
+/** A cookie's value from a Cookie header, if there is one. */
+export function readCookie(header: string | undefined, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return null;
 }

@@ -42,6 +42,11 @@ interface RawRoute {
   credentialInPath?: boolean;
   /** The OpenAPI schema of those failure bodies, in place of the one Error schema. */
   failureSchema?: SchemaObject;
+  /**
+   * The route is a step of a browser's sign-in (docs/oidc.md#the-flow): it is public, answers a 302
+   * (described here) and its failures as a page for a person; its handler uses no principal.
+   */
+  redirect?: string;
 }
 
 export type Meta = OpenApiMeta<{
@@ -87,6 +92,7 @@ const CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   409: "CONFLICT",
   413: "PAYLOAD_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "UNPROCESSABLE_CONTENT",
   429: "TOO_MANY_REQUESTS",
   503: "SERVICE_UNAVAILABLE",
 };

@@ -13,6 +13,7 @@ import type { FeatureEnvironmentTable, FeatureLifecycleTable, FeatureTable, Feat
 import type { FeatureTagTable, TagTable, TagTypeTable } from "./tables/tag.table.ts";
 import type { ContextFieldTable } from "./tables/context-field.table.ts";
 import type { LoginFailureTable, LoginStreakTable } from "./tables/login-failure.table.ts";
+import type { OidcLoginTable } from "./tables/oidc-login.table.ts";
 import type { ProjectEnvironmentTable, ProjectTable } from "./tables/project.table.ts";
 import type { SessionTable } from "./tables/session.table.ts";
 import type { UserTable } from "./tables/user.table.ts";
@@ -41,6 +42,7 @@ export interface Database {
   api_tokens: ApiTokenTable;
   login_failures: LoginFailureTable;
   login_streaks: LoginStreakTable;
+  oidc_logins: OidcLoginTable;
   change_request_settings: ChangeRequestSettingTable;
   change_requests: ChangeRequestTable;
   change_request_changes: ChangeRequestChangeTable;

@@ -1,13 +1,38 @@
-import { useMutation } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
 import { FormError } from "../form-error.tsx";
 import { setSessionUser } from "../session.ts";
-import { trpcClient } from "../trpc.ts";
+import { trpc, trpcClient } from "../trpc.ts";
 
-/** Username (or e-mail) and password; the server answers with the user and sets the session cookie. */
+/** Where single sign-on brings the browser back: the page it was on, or the console's start. */
+function returnTo(): string {
+  const here = `${window.location.pathname}${window.location.search}`;
+  return here.startsWith("/login") ? "/" : here;
+}
+
+/**
+ * The ways in the server offers (docs/oidc.md#the-console): "Sign in with <provider>" where single
+ * sign-on is set up, and the username and password form unless password login is off. Back from
+ * the provider the browser holds a session cookie the page cannot read, so it asks who that is.
+ */
 export function LoginPage() {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
+  const options = useQuery(trpc.oidc.loginOptions.queryOptions());
+  const oidc = options.data?.oidc ?? null;
+  const passwordOn = options.data?.password !== false;
+  // Asked afresh on every visit, never from a cache: after a logout the answer is a 401, which says nothing to show.
+  useEffect(() => {
+    if (!oidc) return;
+    let shown = true;
+    trpcClient.users.current.query().then(
+      ({ user }) => shown && setSessionUser(user),
+      () => {},
+    );
+    return () => {
+      shown = false;
+    };
+  }, [oidc]);
   const login = useMutation({
     mutationFn: () => trpcClient.auth.login.mutate({ username, password }),
     onSuccess: (user) => setSessionUser(user),
@@ -18,28 +43,42 @@ export function LoginPage() {
   };
   return (
     <main id="main" className="login">
-      <form className="card" onSubmit={submit} aria-labelledby="login-title">
+      <section className="card login-card" aria-labelledby="login-title">
         <h1 id="login-title">Log in to Vexil</h1>
-        <label>
-          Username or e-mail
-          <input name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
-        </label>
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        <FormError error={login.error} />
-        <button type="submit" disabled={login.isPending}>
-          {login.isPending ? "Logging in…" : "Log in"}
-        </button>
-      </form>
+        {oidc && (
+          <p>
+            <a className="button" href={`${oidc.loginPath}?returnTo=${encodeURIComponent(returnTo())}`}>
+              Sign in with {oidc.name}
+            </a>
+          </p>
+        )}
+        {oidc && passwordOn && <p className="muted">or with a username and password:</p>}
+        {passwordOn ? (
+          <form onSubmit={submit}>
+            <label>
+              Username or e-mail
+              <input name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
+            </label>
+            <label>
+              Password
+              <input
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </label>
+            <FormError error={login.error} />
+            <button type="submit" disabled={login.isPending}>
+              {login.isPending ? "Logging in…" : "Log in"}
+            </button>
+          </form>
+        ) : (
+          <p className="muted">Password login is turned off on this server.</p>
+        )}
+      </section>
     </main>
   );
 }

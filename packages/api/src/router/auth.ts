@@ -19,7 +19,7 @@ export const authRouter = {
         }),
       },
       access: "public",
-      failures: ["PasswordMismatch", "TooManyRequests"],
+      failures: ["PasswordMismatch", "DisabledError", "TooManyRequests"],
     })
     // A username is at most an e-mail's 320 characters; longer ones would only feed the throttle's keys.
     .input(z.strictObject({ username: z.string().min(1).max(320), password: z.string().min(1) }))

@@ -1,4 +1,4 @@
-import { changeOwnPassword, changePassword, createUser, deleteUser, listUsers } from "@vexil/services";
+import { changeOwnPassword, changePassword, createUser, currentUser, deleteUser, listUsers } from "@vexil/services";
 import { z } from "zod";
 import { toJson } from "../schemas/to-json.ts";
 import { okSchema, rootRoleSchema, userSchema } from "../schemas/user.ts";
@@ -61,6 +61,23 @@ export const usersRouter = {
       await changePassword(ctx.db, ctx.deps.hasher, ctx.principal, input.id, input.password);
       return {};
     }),
+
+  // Unleash's path; its body has the user (Unleash adds permissions, feedback and splash, which Vexil has no use for).
+  current: protectedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/admin/user",
+        tags: ["Users"],
+        summary: "Who you are",
+        description:
+          "The user the session or personal access token stands for; the console asks after single sign-on. An API token is no user: 403.",
+      },
+      access: "authenticated",
+    })
+    .input(z.object({}).optional())
+    .output(z.object({ user: userSchema }))
+    .query(async ({ ctx }) => ({ user: toJson(await currentUser(ctx.db, ctx.principal)) })),
 
   changeOwnPassword: protectedProcedure
     .meta({

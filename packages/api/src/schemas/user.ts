@@ -24,6 +24,11 @@ export const userSchema = z
     accountType: z.string().optional(),
     permissions: z.array(z.string()).optional(),
     scimId: z.string().nullable().optional(),
+    authProvider: z
+      .enum(["oidc", "local"])
+      .optional()
+      .meta({ description: "oidc: signs in with the identity provider, which created or linked the user; local: Vexil's own account" }),
+    oidcSubject: z.string().nullable().optional().meta({ description: "Who the user is at the identity provider (the ID token's sub)" }),
   })
   .meta({ id: "User" });
 

@@ -12,4 +12,7 @@ export interface UserTable {
   seen_at: Date | null;
   email_sent: Generated<boolean>;
   created_at: ColumnType<Date, Date | undefined, never>;
+  /** The identity provider that signs this user in (docs/oidc.md#users), and who the user is there. */
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
 }

@@ -1,6 +1,6 @@
 import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
-import { PasswordMismatch } from "../errors/domain-error.ts";
+import { DisabledError, PasswordMismatch } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { toUser, type User } from "../users/user.ts";
 import { admitLoginAttempt, type LoginLimits } from "./login-throttle.ts";
@@ -17,6 +17,8 @@ export interface LoginAttempt {
 export interface LoginPolicy {
   sessions: SessionPolicy;
   limits: LoginLimits;
+  /** False turns password login off (PASSWORD_LOGIN=false, docs/oidc.md#password-login); on when absent. */
+  passwordLogin?: boolean;
 }
 
 /**
@@ -30,6 +32,8 @@ export async function login(
   policy: LoginPolicy,
   attempt: LoginAttempt,
 ): Promise<{ user: User; sessionId: string }> {
+  // Refused before anything is counted or compared: the message is Unleash's.
+  if (policy.passwordLogin === false) throw new DisabledError("Logging in with username/password has been disabled.");
   // Counted per spelling-insensitive name so that "Admin" and "admin" share one budget.
   const account = attempt.username.trim().toLowerCase();
   const ticket = await admitLoginAttempt(db, account, attempt.ip, policy.limits);

@@ -3,6 +3,7 @@ export type DomainErrorName =
   | "ValidationError"
   | "AuthenticationRequired"
   | "PasswordMismatch"
+  | "DisabledError"
   | "NoAccessError"
   | "NotFoundError"
   | "NameExistsError"
@@ -56,6 +57,13 @@ export class AuthenticationRequired extends DomainError {
 export class PasswordMismatch extends DomainError {
   constructor() {
     super("PasswordMismatch", "Wrong password or username, please try again.");
+  }
+}
+
+/** A way of doing something is turned off on this server (password login, with PASSWORD_LOGIN=false); Unleash's name. */
+export class DisabledError extends DomainError {
+  constructor(message: string) {
+    super("DisabledError", message);
   }
 }
 

@@ -18,6 +18,10 @@ export interface User {
   accountType: "User";
   isAPI: false;
   permissions: string[];
+  /** "oidc": signs in with the identity provider, which created or linked the user (docs/oidc.md#users); "local": Vexil's own account. */
+  authProvider: "oidc" | "local";
+  /** Who the user is at the identity provider (the ID token's `sub`); null for a local account. */
+  oidcSubject: string | null;
 }
 
 export type UserRow = Selectable<Database["users"]>;
@@ -44,6 +48,8 @@ export function toUser(row: UserRow): User {
     accountType: "User",
     isAPI: false,
     permissions: [],
+    authProvider: row.oidc_subject === null ? "local" : "oidc",
+    oidcSubject: row.oidc_subject,
   };
 }
 
