@@ -3,13 +3,18 @@ import { RootRole } from "@vexil/client/root-roles";
 import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { BannerBar } from "../banners/banner-bar.tsx";
+import { InboxCount } from "../change-request-inbox/inbox-count.tsx";
 import { isAdmin, ROLE_NAMES, type SessionUser, setSessionUser } from "../session.ts";
 import { trpcClient } from "../trpc.ts";
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
   const [location] = useLocation();
-  // A change request's page lives under its project's path but belongs to the change requests.
-  const section = location.includes("/change-requests") ? "/change-requests" : location;
+  // A change request's page lives under its project's path but belongs to the change requests; the inbox is its own entry.
+  const section = location.startsWith("/change-requests/inbox")
+    ? location
+    : location.includes("/change-requests")
+      ? "/change-requests"
+      : location;
   const current = section === href || section.startsWith(`${href}/`);
   return (
     <Link href={href} aria-current={current ? "page" : undefined}>
@@ -38,6 +43,11 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
         <nav aria-label="Main">
           <NavLink href="/projects">Projects</NavLink>
           <NavLink href="/change-requests">Change requests</NavLink>
+          <NavLink href="/change-requests/inbox">
+            Inbox
+            <InboxCount />
+          </NavLink>
+          <NavLink href="/playground">Playground</NavLink>
           {isAdmin(user) && (
             <>
               <NavLink href="/banners">Banners</NavLink>
