@@ -181,12 +181,9 @@ export { listAddonDeliveries } from "./addons/list-addon-deliveries.ts";
 export { ADDON_DELIVERIES_CHANNEL, type AttemptOutcome, deliverAddonEvents, type DeliveryPolicy } from "./addons/deliver-addon-events.ts";
 // The playground and the reviewer's inbox (issue 26, docs/playground.md, docs/flag-model.md#the-reviewers-inbox).
 export {
-  type AdvancedPlaygroundEntry,
   advancedPlaygroundRequestSchema,
   evaluateAdvancedPlayground,
   evaluatePlayground,
-  MAX_PLAYGROUND_EVALUATIONS,
   playgroundRequestSchema,
 } from "./playground/evaluate-playground.ts";
-export type { PlaygroundFeature } from "./playground/playground-result.ts";
-export { changeRequestInbox, type ChangeRequestInbox, INBOX_LIMIT } from "./change-request-inbox/change-request-inbox.ts";
+export { changeRequestInbox } from "./change-request-inbox/change-request-inbox.ts";

@@ -1,4 +1,4 @@
-import { advancedPlaygroundRequestSchema, PAYLOAD_TYPES, playgroundRequestSchema, WEIGHT_TYPES } from "@vexil/services";
+import { advancedPlaygroundRequestSchema, playgroundRequestSchema, WEIGHT_TYPES } from "@vexil/services";
 import { z } from "zod";
 import { constraintSchema, strategyVariantSchema } from "./strategy.ts";
 
@@ -70,7 +70,7 @@ const featureShape = {
       weight: z.int(),
       weightType: z.enum(WEIGHT_TYPES),
       stickiness: z.string(),
-      payload: z.object({ type: z.enum(PAYLOAD_TYPES), value: z.string() }).optional(),
+      payload: payloadSchema.optional(),
       overrides: z.array(z.object({ contextName: z.string(), values: z.array(z.string()) })).optional(),
     }),
   ),
@@ -83,7 +83,7 @@ export const playgroundResponseSchema = z
   .meta({ id: "PlaygroundResponse" });
 
 /** One context the advanced playground made of the request's comma-separated values (its parts may be empty). */
-const flatContextSchema = z.object({ properties: z.record(z.string(), z.string()).optional() }).catchall(z.string());
+const flatContextSchema = z.looseObject({ properties: z.record(z.string(), z.string()).optional() });
 
 const advancedEntrySchema = z
   .object({ ...featureShape, environment: z.string(), context: flatContextSchema })

@@ -4,10 +4,10 @@ import { isAdmin, type Principal, principalHasPermission } from "../auth/princip
 import { type ChangeRequestState, type ChangeRequestView, loadChangeRequests } from "../change-requests/change-request.ts";
 
 /** The most requests the inbox lists at once, oldest first; its counts count them all (docs/limits.md#change-requests). */
-export const INBOX_LIMIT = 100;
+const INBOX_LIMIT = 100;
 
 /** What awaits the caller (docs/flag-model.md#the-reviewers-inbox). */
-export interface ChangeRequestInbox {
+interface ChangeRequestInbox {
   /** Requests In review the caller may approve: not theirs (unless Admin), not approved by them yet. */
   review: number;
   /** Approved and Scheduled requests the caller may apply (or schedule). */

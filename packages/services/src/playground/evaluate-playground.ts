@@ -12,7 +12,7 @@ import { contextCombinations, evaluationContext, type PlaygroundContext, playgro
 import type { PlaygroundFeature } from "./playground-result.ts";
 
 /** Evaluations one advanced request may ask for (environments x flags x contexts), as Unleash's default (docs/limits.md#playground). */
-export const MAX_PLAYGROUND_EVALUATIONS = 15_000;
+const MAX_PLAYGROUND_EVALUATIONS = 15_000;
 
 const projectsSchema = z.union([z.literal(ALL_PROJECTS), z.array(z.string().min(1).max(100)).max(1000)]);
 
@@ -144,7 +144,7 @@ export async function evaluatePlayground(
 }
 
 /** One flag in one environment for one of the advanced playground's contexts. */
-export type AdvancedPlaygroundEntry = PlaygroundFeature & { environment: string; context: PlaygroundContext };
+type AdvancedPlaygroundEntry = PlaygroundFeature & { environment: string; context: PlaygroundContext };
 
 /**
  * `POST /api/admin/playground/advanced` (docs/playground.md#the-advanced-playground): every flag in

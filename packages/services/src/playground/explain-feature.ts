@@ -10,7 +10,7 @@ import type { PlaygroundConstraint, PlaygroundFeature, PlaygroundSegment, Playgr
 export type ExplainedStrategy = ClientStrategy & { disabled: boolean };
 
 /** What explaining one flag needs beside the flag: the snapshot's segments and flags, and the evaluator's answers for the same context. */
-export interface ExplainInput {
+interface ExplainInput {
   environment: string;
   context: FrontendContext;
   segments: ReadonlyMap<number, ClientSegment>;
@@ -101,7 +101,8 @@ export function explainFeature(feature: ClientFeature, strategies: ExplainedStra
   const holding = evaluated.find((s) => s.result.evaluationStatus === "complete" && s.result.enabled === true);
   const result: boolean | "unknown" =
     evaluated.length === 0 ? feature.enabled : holding ? true : evaluated.some((s) => s.result.enabled === "unknown") ? "unknown" : false;
-  const fromStrategy = answer.variantFromStrategy && holding?.result.evaluationStatus === "complete" ? holding.result.variants : undefined;
+  const holdingResult = holding?.result;
+  const fromStrategy = answer.variantFromStrategy && holdingResult?.evaluationStatus === "complete" ? holdingResult.variants : undefined;
   return {
     name: feature.name,
     projectId: feature.project,

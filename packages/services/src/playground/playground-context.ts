@@ -5,30 +5,41 @@ const MAX_CONTEXT_VALUE = 1000;
 const MAX_PROPERTIES = 100;
 const value = z.string().max(MAX_CONTEXT_VALUE);
 
+const SDK_FIELDS = {
+  appName: value.min(1),
+  currentTime: value.refine((v) => !Number.isNaN(Date.parse(v)), "must be a date (ISO-8601)").optional(),
+  environment: value.optional(),
+  properties: z
+    .record(z.string().min(1).max(100), value)
+    .refine((p) => Object.keys(p).length <= MAX_PROPERTIES, `at most ${MAX_PROPERTIES} properties`)
+    .optional(),
+  remoteAddress: value.optional(),
+  sessionId: value.optional(),
+  userId: value.optional(),
+};
+
 /**
  * Unleash's sdkContextSchema, as its playground takes it (docs/playground.md#the-request): `appName` required,
  * the SDK's fields, `properties`, and any other top-level field as text, which the SDK reads as it reads a
  * property. Limits as the frontend API's (docs/limits.md#playground).
  */
 export const playgroundContextSchema = z
-  .object({
-    appName: value.min(1),
-    currentTime: value.refine((v) => !Number.isNaN(Date.parse(v)), "must be a date (ISO-8601)").optional(),
-    environment: value.optional(),
-    properties: z
-      .record(z.string().min(1).max(100), value)
-      .refine((p) => Object.keys(p).length <= MAX_PROPERTIES, `at most ${MAX_PROPERTIES} properties`)
-      .optional(),
-    remoteAddress: value.optional(),
-    sessionId: value.optional(),
-    userId: value.optional(),
-  })
-  .catchall(value)
-  .refine((c) => Object.keys(c).length <= MAX_PROPERTIES + 8, `at most ${MAX_PROPERTIES} fields besides the SDK's own`);
+  .looseObject(SDK_FIELDS)
+  .superRefine((context, ctx) => {
+    const extra = Object.entries(context).filter(([key]) => !Object.hasOwn(SDK_FIELDS, key));
+    if (extra.length > MAX_PROPERTIES) {
+      ctx.addIssue({ code: "custom", path: [], message: `at most ${MAX_PROPERTIES} fields besides the SDK's own` });
+    }
+    for (const [key, given] of extra) {
+      if (typeof given !== "string" || given.length > MAX_CONTEXT_VALUE) {
+        ctx.addIssue({ code: "custom", path: [key], message: `must be text of at most ${MAX_CONTEXT_VALUE} characters` });
+      }
+    }
+  });
 
 export type PlaygroundContext = z.output<typeof playgroundContextSchema>;
 
-/** Its top-level text fields (the SDK's and the others), and its properties, read without the catch-all's typing. */
+/** Its top-level text fields (the SDK's and the others), and its properties, read as plain data. */
 const textFields = (context: PlaygroundContext) =>
   Object.entries(context as Record<string, unknown>).filter((e): e is [string, string] => e[0] !== "properties" && typeof e[1] === "string");
 const propertiesOf = (context: PlaygroundContext) => (context as { properties?: Record<string, string> }).properties ?? {};

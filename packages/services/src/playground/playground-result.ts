@@ -14,7 +14,7 @@ export interface PlaygroundSegment {
 }
 
 /** The variant a strategy's own variants give, as Unleash's playground names it. */
-export interface StrategyVariantResult {
+interface StrategyVariantResult {
   name: string;
   enabled: boolean;
   payload?: { type: string; value: string };
@@ -39,7 +39,7 @@ export interface PlaygroundStrategy {
 }
 
 /** The variant a flag gives the context, as an SDK's getVariant names it. */
-export interface PlaygroundVariant {
+interface PlaygroundVariant {
   name: string;
   enabled: boolean;
   payload?: { type: string; value: string };
