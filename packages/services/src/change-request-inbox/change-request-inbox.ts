@@ -67,8 +67,8 @@ export async function changeRequestInbox(db: Kysely<Database>, by: Principal): P
   const [counts, ids] = await Promise.all([
     base
       .select([
-        sql<number>`count(*) filter (where cr.state = 'In review')::int`.as("review"),
-        sql<number>`count(*) filter (where cr.state <> 'In review')::int`.as("apply"),
+        sql<number>`(count(*) filter (where cr.state = 'In review'))::int`.as("review"),
+        sql<number>`(count(*) filter (where cr.state <> 'In review'))::int`.as("apply"),
       ])
       .executeTakeFirstOrThrow(),
     base.select("cr.id").orderBy("cr.id").limit(INBOX_LIMIT).execute(),
