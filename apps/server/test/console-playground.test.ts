@@ -91,7 +91,10 @@ if (browser) {
     const table = page.getByRole("table", { name: "Change requests waiting on you, oldest first" });
     const row = table.locator("tbody tr").filter({ hasText: `#${proposed.id}` });
     await row.waitFor();
-    assert.match(await row.innerText(), /production[\s\S]*new-checkout[\s\S]*In review \(0 of 1 approvals\)[\s\S]*alice-console[\s\S]*Approve/);
+    assert.match(
+      await row.innerText(),
+      /production[\s\S]*new-checkout[\s\S]*In review \(0 of 1 approvals\)[\s\S]*alice-console[\s\S]*Approve/,
+    );
     assert.match(await page.locator("main").innerText(), /1 to review, 0 to apply or schedule/);
     await checkPage(page, "inbox");
 

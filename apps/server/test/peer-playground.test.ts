@@ -50,8 +50,21 @@ if (suite) {
     step(`a ${(body as { name: string }).name} strategy for ${name}`, "POST", `${development(name)}/strategies`, body, 200);
   const on = (name: string) => step(`switch ${name} on`, "POST", `${development(name)}/on`, undefined, 200);
 
-  step("a context field with legal values", "POST", "/api/admin/context", { name: "plan", legalValues: [{ value: "pro" }, { value: "free" }] }, 201);
-  step("a segment (id 1 on both)", "POST", "/api/admin/segments", { name: "eu", constraints: [IN("region", ["eu"])] }, 201, (r) => r.json?.id);
+  step(
+    "a context field with legal values",
+    "POST",
+    "/api/admin/context",
+    { name: "plan", legalValues: [{ value: "pro" }, { value: "free" }] },
+    201,
+  );
+  step(
+    "a segment (id 1 on both)",
+    "POST",
+    "/api/admin/segments",
+    { name: "eu", constraints: [IN("region", ["eu"])] },
+    201,
+    (r) => r.json?.id,
+  );
   flag("rollout-pro");
   strategy("rollout-pro", {
     name: "flexibleRollout",
@@ -61,7 +74,11 @@ if (suite) {
   });
   on("rollout-pro");
   flag("off-flag");
-  strategy("off-flag", { name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: "off-flag" }, constraints: [] });
+  strategy("off-flag", {
+    name: "flexibleRollout",
+    parameters: { rollout: "100", stickiness: "default", groupId: "off-flag" },
+    constraints: [],
+  });
   flag("no-strategy");
   flag("child");
   strategy("child", { name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: "child" }, constraints: [] });
@@ -95,9 +112,17 @@ if (suite) {
     ["a pro user outside the EU", { appName: "shop", userId: "u3", properties: { plan: "pro", region: "us", email: "u3@example.com" } }],
     ["no user", { appName: "shop", sessionId: "s-1", properties: { plan: "pro", region: "eu" } }],
   ];
-  for (let i = 0; i < 20; i++) contexts.push([`user ${i}`, { appName: "shop", userId: `user-${i}`, properties: { plan: i % 2 ? "pro" : "free", region: "eu" } }]);
+  for (let i = 0; i < 20; i++)
+    contexts.push([`user ${i}`, { appName: "shop", userId: `user-${i}`, properties: { plan: i % 2 ? "pro" : "free", region: "eu" } }]);
   for (const [what, context] of contexts) {
-    step(`the playground for ${what}`, "POST", "/api/admin/playground", { environment: "development", projects: "*", context }, 200, answers);
+    step(
+      `the playground for ${what}`,
+      "POST",
+      "/api/admin/playground",
+      { environment: "development", projects: "*", context },
+      200,
+      answers,
+    );
   }
 }
 

@@ -44,7 +44,11 @@ await flag("with-disabled", true);
 await strategy("with-disabled", { name: "default", disabled: true, sortOrder: 0 });
 await strategy("with-disabled", { name: "userWithId", parameters: { userIds: "alice" }, sortOrder: 1 });
 await flag("app-host", true);
-await strategy("app-host", { name: "applicationHostname", parameters: { hostNames: "nowhere.example" }, constraints: [IN("plan", ["pro"])] });
+await strategy("app-host", {
+  name: "applicationHostname",
+  parameters: { hostNames: "nowhere.example" },
+  constraints: [IN("plan", ["pro"])],
+});
 await flag("child", true);
 await strategy("child", { name: "default" });
 await call("POST", `${FEATURES}/child/dependencies`, { feature: "rollout-pro" });
@@ -67,7 +71,16 @@ test("each flag's answer, and for each strategy and constraint whether it held",
   assert.is(res.status, 200, JSON.stringify(res.json));
   assert.equal(res.json.input, { environment: "development", context: pro });
   const flags = byName(res.json.features);
-  assert.equal([...flags.keys()].sort(), ["app-host", "blue-variant", "child", "half", "no-strategy", "off-flag", "rollout-pro", "with-disabled"]);
+  assert.equal([...flags.keys()].sort(), [
+    "app-host",
+    "blue-variant",
+    "child",
+    "half",
+    "no-strategy",
+    "off-flag",
+    "rollout-pro",
+    "with-disabled",
+  ]);
 
   const rollout = flags.get("rollout-pro");
   assert.is(rollout.projectId, "default");
@@ -114,7 +127,13 @@ test("each flag's answer, and for each strategy and constraint whether it held",
   assert.is(flags.get("child").isEnabled, true);
 
   const blue = flags.get("blue-variant");
-  assert.equal(blue.variant, { name: "blue", enabled: true, payload: { type: "string", value: "b" }, feature_enabled: true, featureEnabled: true });
+  assert.equal(blue.variant, {
+    name: "blue",
+    enabled: true,
+    payload: { type: "string", value: "b" },
+    feature_enabled: true,
+    featureEnabled: true,
+  });
   assert.equal(blue.strategies.data[0].result.variant, { name: "blue", enabled: true, payload: { type: "string", value: "b" } });
   assert.equal(
     blue.variants.map((v: any) => v.name),
@@ -148,11 +167,7 @@ test("the answers are the frontend API's, and the explanation agrees with them, 
     const features = (await play(context)).json.features as any[];
     const toggles = (await srv.call("POST", "/api/frontend", { headers: frontend, body: { context } })).json.toggles as any[];
     const on = features.filter((f) => f.isEnabled);
-    assert.equal(
-      on.map((f) => f.name).sort(),
-      toggles.map((t) => t.name).sort(),
-      `context ${JSON.stringify(context)}`,
-    );
+    assert.equal(on.map((f) => f.name).sort(), toggles.map((t) => t.name).sort(), `context ${JSON.stringify(context)}`);
     for (const t of toggles) {
       const f = on.find((x) => x.name === t.name);
       assert.equal(
@@ -225,7 +240,11 @@ test("refused, changing nothing: no appName, an unknown environment or field, to
   );
   assertError(tooMany, 400, "ValidationError");
   assert.match(tooMany.json.message, /15000/);
-  assertError(await call("POST", "/api/admin/playground/advanced", { environments: [], context: pro }, viewer.headers), 400, "ValidationError");
+  assertError(
+    await call("POST", "/api/admin/playground/advanced", { environments: [], context: pro }, viewer.headers),
+    400,
+    "ValidationError",
+  );
   assertError(await play(pro, {}, {}), 401, "AuthenticationRequired");
   assertError(await play(pro, {}, client), 403, "NoAccessError");
   assertError(await play(pro, {}, frontend), 403, "NoAccessError");

@@ -40,11 +40,15 @@ interface PlaygroundSnapshot {
 }
 
 async function requireEnvironments(db: Kysely<Database>, environments: string[]): Promise<void> {
-  const found = new Set((await db.selectFrom("environments").select("name").where("name", "in", environments).execute()).map((r) => r.name));
+  const found = new Set(
+    (await db.selectFrom("environments").select("name").where("name", "in", environments).execute()).map((r) => r.name),
+  );
   const missing = environments.findIndex((e) => !found.has(e));
   if (missing < 0) return;
   const message = `The environment "${environments[missing]}" does not exist.`;
-  throw new ValidationError(message, [{ path: environments.length > 1 ? `environments.${missing}` : "environment", message: "does not exist" }]);
+  throw new ValidationError(message, [
+    { path: environments.length > 1 ? `environments.${missing}` : "environment", message: "does not exist" },
+  ]);
 }
 
 /**
@@ -115,21 +119,21 @@ function snapshotEvaluator(snapshot: PlaygroundSnapshot): (context: PlaygroundCo
   const evaluator = createCompiledEvaluator(set);
   const features = new Map(set.features.map((f) => [f.name, f]));
   return (context) => {
-  const evaluationInput = evaluationContext(context);
-  const evaluations = new Map(evaluator.evaluateEvery(evaluationInput).map((e) => [e.name, e]));
-  const input = {
-    environment: set.environment,
-    context: evaluationInput,
-    segments: snapshot.segments,
-    features,
-    evaluations,
-  };
-  return set.features.map((feature) => {
-    const served: ExplainedStrategy[] = feature.strategies.map((s) => ({ ...s, disabled: false }));
-    // Stable: served strategies keep their order, each disabled one goes where its sortOrder puts it.
-    const strategies = [...served, ...(snapshot.disabled.get(feature.name) ?? [])].sort((a, b) => a.sortOrder - b.sortOrder);
-    return explainFeature(feature, strategies, input);
-  });
+    const evaluationInput = evaluationContext(context);
+    const evaluations = new Map(evaluator.evaluateEvery(evaluationInput).map((e) => [e.name, e]));
+    const input = {
+      environment: set.environment,
+      context: evaluationInput,
+      segments: snapshot.segments,
+      features,
+      evaluations,
+    };
+    return set.features.map((feature) => {
+      const served: ExplainedStrategy[] = feature.strategies.map((s) => ({ ...s, disabled: false }));
+      // Stable: served strategies keep their order, each disabled one goes where its sortOrder puts it.
+      const strategies = [...served, ...(snapshot.disabled.get(feature.name) ?? [])].sort((a, b) => a.sortOrder - b.sortOrder);
+      return explainFeature(feature, strategies, input);
+    });
   };
 }
 

@@ -4,7 +4,13 @@ import { compileStrategy } from "../compiled-evaluation/compiled-strategy.ts";
 import type { FrontendContext } from "../frontend-evaluation/frontend-context.ts";
 import type { FlagEvaluation } from "../frontend-evaluation/frontend-evaluator.ts";
 import type { Constraint } from "../strategies/constraint.ts";
-import type { PlaygroundConstraint, PlaygroundFeature, PlaygroundSegment, PlaygroundStrategy, PlaygroundStrategyResult } from "./playground-result.ts";
+import type {
+  PlaygroundConstraint,
+  PlaygroundFeature,
+  PlaygroundSegment,
+  PlaygroundStrategy,
+  PlaygroundStrategyResult,
+} from "./playground-result.ts";
 
 /** A strategy of the environment: one the SDKs are served, or one switched off (`disabled`), which they are not. */
 export type ExplainedStrategy = ClientStrategy & { disabled: boolean };
@@ -19,10 +25,12 @@ interface ExplainInput {
   evaluations: ReadonlyMap<string, FlagEvaluation>;
 }
 
-const explainConstraint = (context: FrontendContext) => (c: Constraint): PlaygroundConstraint => ({
-  ...c,
-  result: compileConstraint(c)(context),
-});
+const explainConstraint =
+  (context: FrontendContext) =>
+  (c: Constraint): PlaygroundConstraint => ({
+    ...c,
+    result: compileConstraint(c)(context),
+  });
 
 function explainSegments(s: ClientStrategy, input: ExplainInput): PlaygroundSegment[] {
   return (s.segments ?? []).flatMap((id) => {
@@ -56,7 +64,11 @@ function strategyResult(
   return {
     evaluationStatus: "complete",
     enabled,
-    variant: { name: picked.name, enabled: true, ...(picked.payload ? { payload: { type: picked.payload.type, value: picked.payload.value } } : {}) },
+    variant: {
+      name: picked.name,
+      enabled: true,
+      ...(picked.payload ? { payload: { type: picked.payload.type, value: picked.payload.value } } : {}),
+    },
     variants: s.variants,
   };
 }

@@ -23,25 +23,25 @@ const SDK_FIELDS = {
  * the SDK's fields, `properties`, and any other top-level field as text, which the SDK reads as it reads a
  * property. Limits as the frontend API's (docs/limits.md#playground).
  */
-export const playgroundContextSchema = z
-  .looseObject(SDK_FIELDS)
-  .superRefine((context, ctx) => {
-    const extra = Object.entries(context).filter(([key]) => !Object.hasOwn(SDK_FIELDS, key));
-    if (extra.length > MAX_PROPERTIES) {
-      ctx.addIssue({ code: "custom", path: [], message: `at most ${MAX_PROPERTIES} fields besides the SDK's own` });
+export const playgroundContextSchema = z.looseObject(SDK_FIELDS).superRefine((context, ctx) => {
+  const extra = Object.entries(context).filter(([key]) => !Object.hasOwn(SDK_FIELDS, key));
+  if (extra.length > MAX_PROPERTIES) {
+    ctx.addIssue({ code: "custom", path: [], message: `at most ${MAX_PROPERTIES} fields besides the SDK's own` });
+  }
+  for (const [key, given] of extra) {
+    if (typeof given !== "string" || given.length > MAX_CONTEXT_VALUE) {
+      ctx.addIssue({ code: "custom", path: [key], message: `must be text of at most ${MAX_CONTEXT_VALUE} characters` });
     }
-    for (const [key, given] of extra) {
-      if (typeof given !== "string" || given.length > MAX_CONTEXT_VALUE) {
-        ctx.addIssue({ code: "custom", path: [key], message: `must be text of at most ${MAX_CONTEXT_VALUE} characters` });
-      }
-    }
-  });
+  }
+});
 
 export type PlaygroundContext = z.output<typeof playgroundContextSchema>;
 
 /** Its top-level text fields (the SDK's and the others), and its properties, read as plain data. */
 const textFields = (context: PlaygroundContext) =>
-  Object.entries(context as Record<string, unknown>).filter((e): e is [string, string] => e[0] !== "properties" && typeof e[1] === "string");
+  Object.entries(context as Record<string, unknown>).filter(
+    (e): e is [string, string] => e[0] !== "properties" && typeof e[1] === "string",
+  );
 const propertiesOf = (context: PlaygroundContext) => (context as { properties?: Record<string, string> }).properties ?? {};
 
 const FIELDS: ReadonlySet<string> = new Set<string>(CONTEXT_FIELDS);
