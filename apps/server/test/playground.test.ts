@@ -231,11 +231,12 @@ test("refused, changing nothing: no appName, an unknown environment or field, to
   assertError(unknownEnv, 400, "ValidationError");
   assert.match(unknownEnv.json.message, /nowhere/);
   assertError(await play(pro, { surprise: true }), 400, "ValidationError");
-  const many = Array.from({ length: 2000 }, (_, i) => `u${i}`).join(",");
+  // 100 x 100 contexts (each value within the 1000-character limit) x 8 flags: past the 15,000.
+  const many = (prefix: string) => Array.from({ length: 100 }, (_, i) => `${prefix}${i}`).join(",");
   const tooMany = await call(
     "POST",
     "/api/admin/playground/advanced",
-    { environments: ["development"], context: { appName: "shop", userId: many } },
+    { environments: ["development"], context: { appName: "shop", userId: many("u"), sessionId: many("s") } },
     viewer.headers,
   );
   assertError(tooMany, 400, "ValidationError");
