@@ -9,7 +9,7 @@ import type { Reply } from "./support/test-server.ts";
 // constraint, what held must be the same.
 const suite = await peerSuite("peer playground");
 if (suite) {
-  const { step } = suite;
+  const { step, differs } = suite;
   const project = "/api/admin/projects/default";
   const development = (name: string) => `${project}/features/${name}/environments/development`;
   const IN = (contextName: string, values: string[], extra: object = {}) => ({
@@ -24,6 +24,8 @@ if (suite) {
   /** What both must answer alike: per flag, its answer and each strategy's, segment's and constraint's result; ids and links aside. */
   const answers = (reply: Reply) =>
     [...(reply.json?.features ?? [])]
+      // Its overall result differs by a decision, recorded in its own step below.
+      .filter((f: any) => f.name !== "with-disabled")
       .sort((a: any, b: any) => a.name.localeCompare(b.name))
       .map((f: any) => ({
         name: f.name,
@@ -31,7 +33,7 @@ if (suite) {
         isEnabled: f.isEnabled,
         isEnabledInCurrentEnvironment: f.isEnabledInCurrentEnvironment,
         hasUnsatisfiedDependency: f.hasUnsatisfiedDependency,
-        variant: { name: f.variant?.name, enabled: f.variant?.enabled, payload: f.variant?.payload },
+        variant: f.variant,
         strategies: {
           result: f.strategies?.result,
           data: f.strategies?.data?.map((s: any) => ({
@@ -105,6 +107,37 @@ if (suite) {
     ],
   });
   on("not-beta");
+
+  // A disabled strategy beside one that holds only for alice, and applicationHostname (incomplete on both).
+  flag("with-disabled");
+  strategy("with-disabled", {
+    name: "flexibleRollout",
+    disabled: true,
+    parameters: { rollout: "100", stickiness: "default", groupId: "w" },
+    constraints: [],
+    sortOrder: 0,
+  });
+  strategy("with-disabled", {
+    name: "flexibleRollout",
+    parameters: { rollout: "100", stickiness: "default", groupId: "w" },
+    constraints: [IN("userId", ["alice"])],
+    sortOrder: 1,
+  });
+  on("with-disabled");
+  flag("app-host");
+  strategy("app-host", { name: "applicationHostname", parameters: { hostNames: "nowhere.example" }, constraints: [IN("plan", ["pro"])] });
+  on("app-host");
+  const disabledResult = (reply: Reply) => reply.json?.features?.find((f: any) => f.name === "with-disabled")?.strategies?.result;
+  differs(
+    "a disabled strategy beside one that does not hold",
+    "POST",
+    "/api/admin/playground",
+    { environment: "development", context: { appName: "shop", userId: "bob", properties: { plan: "pro" } } },
+    200,
+    200,
+    "a disabled strategy counts for nothing in the result: docs/playground.md#where-vexil-differs-from-unleash",
+    { pick: disabledResult, unleash: "unknown", vexil: false, alike: answers },
+  );
 
   const contexts: [string, object][] = [
     ["a pro user in the EU", { appName: "shop", userId: "u1", properties: { plan: "pro", region: "eu", email: "a@example.com" } }],

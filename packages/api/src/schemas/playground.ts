@@ -62,7 +62,7 @@ const featureShape = {
     enabled: z.boolean(),
     payload: payloadSchema.optional(),
     feature_enabled: z.boolean(),
-    featureEnabled: z.boolean(),
+    featureEnabled: z.literal(true).optional().meta({ description: "As Unleash 8.2: only on the disabled variant of a flag that is on" }),
   }),
   variants: z.array(
     z.object({

@@ -127,7 +127,8 @@ export function explainFeature(feature: ClientFeature, strategies: ExplainedStra
       enabled: answer.variant.enabled,
       ...(answer.variant.payload ? { payload: answer.variant.payload } : {}),
       feature_enabled: answer.enabled,
-      featureEnabled: answer.enabled,
+      // As Unleash 8.2 answers: only on the disabled variant of a flag that is on.
+      ...(answer.enabled && !answer.variant.enabled ? { featureEnabled: true } : {}),
     },
     variants: fromStrategy ?? feature.variants,
   };

@@ -44,7 +44,7 @@ interface PlaygroundVariant {
   enabled: boolean;
   payload?: { type: string; value: string };
   feature_enabled: boolean;
-  featureEnabled: boolean;
+  featureEnabled?: true;
 }
 
 /** One flag evaluated for one context in one environment (Unleash's playgroundFeatureSchema). */
