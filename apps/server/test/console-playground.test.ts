@@ -88,6 +88,7 @@ if (browser) {
     await inboxLink.waitFor();
     await inboxLink.click();
     await page.getByRole("heading", { name: "Your inbox" }).waitFor();
+    assert.equal(await nav.locator('[aria-current="page"]').allTextContents(), ["Inbox 1 waiting"], "only the inbox is the current entry");
     const table = page.getByRole("table", { name: "Change requests waiting on you, oldest first" });
     const row = table.locator("tbody tr").filter({ hasText: `#${proposed.id}` });
     await row.waitFor();

@@ -7,15 +7,13 @@ import { InboxCount } from "../change-request-inbox/inbox-count.tsx";
 import { isAdmin, ROLE_NAMES, type SessionUser, setSessionUser } from "../session.ts";
 import { trpcClient } from "../trpc.ts";
 
+const INBOX = "/change-requests/inbox";
+
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
   const [location] = useLocation();
   // A change request's page lives under its project's path but belongs to the change requests; the inbox is its own entry.
-  const section = location.startsWith("/change-requests/inbox")
-    ? location
-    : location.includes("/change-requests")
-      ? "/change-requests"
-      : location;
-  const current = section === href || section.startsWith(`${href}/`);
+  const section = location.startsWith(INBOX) ? INBOX : location.includes("/change-requests") ? "/change-requests" : location;
+  const current = section === href || (section !== INBOX && section.startsWith(`${href}/`));
   return (
     <Link href={href} aria-current={current ? "page" : undefined}>
       {children}
