@@ -529,6 +529,17 @@ const MATRIX: Record<string, Row> = {
   "GET /ofrep/v1/event-stream/{ticket}": { expect: PUBLIC, request: () => ({ params: { ticket: ofrepTicket } }) },
   // Search reads every project's flags, as Unleash lets any user; SDK tokens are refused as on the rest of the admin API.
   "GET /api/admin/search/features": { expect: READ },
+  // The playground evaluates for anyone signed in, as Unleash's (permission NONE); it stores nothing (docs/playground.md).
+  "POST /api/admin/playground": {
+    expect: READ,
+    request: () => ({ body: { environment: "development", context: { appName: "matrix", userId: "matrix" } } }),
+  },
+  "POST /api/admin/playground/advanced": {
+    expect: READ,
+    request: () => ({ body: { environments: ["development", "production"], context: { appName: "matrix", userId: "a,b" } } }),
+  },
+  // The inbox lists what the caller can act on; a viewer's is empty, an SDK token is refused as on the rest of the admin API.
+  "GET /api/admin/change-requests/inbox": { expect: READ },
 };
 
 async function newStrategy(): Promise<string> {

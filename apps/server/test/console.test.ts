@@ -182,7 +182,13 @@ if (browser) {
     // The Viewer created above reads everything and is offered nothing to change.
     await page.getByRole("button", { name: "Log out" }).click();
     await logIn(page, srv.url, "vera", "vera's password");
-    assert.equal(await page.getByRole("navigation").getByRole("link").allTextContents(), ["Projects", "Change requests", "Segments"]);
+    assert.equal(await page.getByRole("navigation").getByRole("link").allTextContents(), [
+      "Projects",
+      "Change requests",
+      "Segments",
+      "Inbox",
+      "Playground",
+    ]);
     await page.goto(`${srv.url}/projects/demo/features/checkout-flow`);
     await page.getByRole("heading", { name: /^production/ }).waitFor();
     assert.is(await page.getByRole("button", { name: /Save variants|Add to my change request|Propose/ }).count(), 0);

@@ -286,6 +286,7 @@ const NOT_GATED: Record<string, string> = {
   [`POST ${FEATURE_PATH}/lifecycle/uncomplete`]: "a lifecycle mark for people, not environment state (Unleash does not gate it either)",
   "POST /api/admin/features-batch/export": "a read sent as a POST, as Unleash's: it stores nothing",
   "POST /api/admin/features-batch/validate": "a read sent as a POST, as Unleash's: it says what an import would do and stores nothing",
+  "POST /api/admin/playground": "a read sent as a POST, as Unleash's: it evaluates flags for a context and stores nothing",
 };
 
 interface Procedure {

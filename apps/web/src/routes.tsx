@@ -1,6 +1,7 @@
 import { lazy, Suspense } from "react";
 import { Redirect, Route, Switch } from "wouter";
 import { BannersPage } from "./banners/banners-page.tsx";
+import { InboxPage } from "./change-request-inbox/inbox-page.tsx";
 import { ChangeRequestPage } from "./change-requests/change-request-page.tsx";
 import { PendingPage } from "./change-requests/pending-page.tsx";
 import { EventsPage } from "./events/events-page.tsx";
@@ -9,6 +10,7 @@ import { FeaturePage } from "./features/feature-page.tsx";
 import { IntegrationsPage } from "./integrations/integrations-page.tsx";
 import { Shell } from "./layout/shell.tsx";
 import { LoginPage } from "./login/login-page.tsx";
+import { PlaygroundPage } from "./playground/playground-page.tsx";
 import { ProjectPage } from "./projects/project-page.tsx";
 import { ProjectsPage } from "./projects/projects-page.tsx";
 import { isAdmin, useSessionUser } from "./session.ts";
@@ -41,6 +43,8 @@ export function Routes() {
             <SegmentsPage />
           </Suspense>
         </Route>
+        <Route path="/change-requests/inbox" component={InboxPage} />
+        <Route path="/playground" component={PlaygroundPage} />
         {admin && <Route path="/banners" component={BannersPage} />}
         {admin && <Route path="/users" component={UsersPage} />}
         {admin && <Route path="/tokens" component={TokensPage} />}

@@ -32,6 +32,8 @@ import { featureSearchRouter } from "./router/feature-search.ts";
 import { featuresBatchRouter } from "./router/features-batch.ts";
 import { addonsRouter } from "./router/addons.ts";
 import { oidcRouter } from "./router/oidc.ts";
+import { changeRequestInboxRouter } from "./router/change-request-inbox.ts";
+import { playgroundRouter } from "./router/playground.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -69,6 +71,8 @@ export const appRouter = router({
   featuresBatch: featuresBatchRouter,
   addons: addonsRouter,
   oidc: oidcRouter,
+  playground: playgroundRouter,
+  changeRequestInbox: changeRequestInboxRouter,
 });
 
 export type AppRouter = typeof appRouter;

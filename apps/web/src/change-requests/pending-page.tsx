@@ -1,39 +1,8 @@
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
-import { Link, useLocation } from "wouter";
+import { Link } from "wouter";
 import { FormError } from "../form-error.tsx";
 import { trpc } from "../trpc.ts";
 import { DataTable } from "../data-table.tsx";
-
-/** Someone else's request, to review: the API lists only your own, so reviewers open one by its number. */
-function OpenByNumber({ projects }: { projects: string[] }) {
-  const [, navigate] = useLocation();
-  const [project, setProject] = useState("");
-  const [id, setId] = useState("");
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    navigate(`/projects/${encodeURIComponent(project || projects[0] || "")}/change-requests/${Number(id)}`);
-  };
-  return (
-    <form className="card row" onSubmit={submit} aria-label="Open a change request">
-      <label>
-        Project
-        <select value={project || projects[0]} onChange={(e) => setProject(e.target.value)}>
-          {projects.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Request number
-        <input required inputMode="numeric" pattern="[0-9]+" value={id} onChange={(e) => setId(e.target.value)} size={6} />
-      </label>
-      <button type="submit">Open change request</button>
-    </form>
-  );
-}
 
 /** My pending change requests in every project: the same procedure as GET .../change-requests/pending. */
 export function PendingPage() {
@@ -76,7 +45,9 @@ export function PendingPage() {
       </DataTable>
       {!loading && requests.length === 0 && <p className="muted">You have no pending change requests.</p>}
       <h2>Review someone else's</h2>
-      <OpenByNumber projects={ids} />
+      <p>
+        The requests you can approve or apply, in every project, are in <Link href="/change-requests/inbox">your inbox</Link>.
+      </p>
     </>
   );
 }

@@ -3,14 +3,17 @@ import { RootRole } from "@vexil/client/root-roles";
 import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { BannerBar } from "../banners/banner-bar.tsx";
+import { InboxCount } from "../change-request-inbox/inbox-count.tsx";
 import { isAdmin, ROLE_NAMES, type SessionUser, setSessionUser } from "../session.ts";
 import { trpcClient } from "../trpc.ts";
 
+const INBOX = "/change-requests/inbox";
+
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
   const [location] = useLocation();
-  // A change request's page lives under its project's path but belongs to the change requests.
-  const section = location.includes("/change-requests") ? "/change-requests" : location;
-  const current = section === href || section.startsWith(`${href}/`);
+  // A change request's page lives under its project's path but belongs to the change requests; the inbox is its own entry.
+  const section = location.startsWith(INBOX) ? INBOX : location.includes("/change-requests") ? "/change-requests" : location;
+  const current = section === href || (section !== INBOX && section.startsWith(`${href}/`));
   return (
     <Link href={href} aria-current={current ? "page" : undefined}>
       {children}
@@ -39,6 +42,11 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
           <NavLink href="/projects">Projects</NavLink>
           <NavLink href="/change-requests">Change requests</NavLink>
           <NavLink href="/segments">Segments</NavLink>
+          <NavLink href="/change-requests/inbox">
+            Inbox
+            <InboxCount />
+          </NavLink>
+          <NavLink href="/playground">Playground</NavLink>
           {isAdmin(user) && (
             <>
               <NavLink href="/banners">Banners</NavLink>
