@@ -85,9 +85,10 @@ const RETRY_AFTER: HeadersObject = {
 
 /**
  * The documented responses for these error names, one per status, each with the one Error schema,
- * or with `schema` on a route that answers its failures in another protocol's body (OFREP's).
+ * or with `schema` on a route that answers its failures in another protocol's body (OFREP's, or
+ * SCIM's in its own media type).
  */
-export function errorResponses(names: ErrorName[], schema?: SchemaObject): Record<string, ResponseObject> {
+export function errorResponses(names: ErrorName[], schema?: SchemaObject, mediaType = "application/json"): Record<string, ResponseObject> {
   const byStatus = new Map<number, ErrorName[]>();
   for (const name of names) {
     const status = STATUS_BY_NAME[name];
@@ -104,7 +105,7 @@ export function errorResponses(names: ErrorName[], schema?: SchemaObject): Recor
     responses[String(status)] = {
       description: group.map((name) => `${name}: ${ERRORS[name].when}.`).join(" "),
       ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
-      content: { "application/json": schema ? { schema } : { schema: { $ref: "#/components/schemas/Error" }, examples } },
+      content: { [mediaType]: schema ? { schema } : { schema: { $ref: "#/components/schemas/Error" }, examples } },
     };
   }
   return responses;

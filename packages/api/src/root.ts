@@ -31,6 +31,8 @@ import { featureNamesRouter } from "./router/feature-names.ts";
 import { featureSearchRouter } from "./router/feature-search.ts";
 import { featuresBatchRouter } from "./router/features-batch.ts";
 import { addonsRouter } from "./router/addons.ts";
+import { groupsRouter } from "./router/groups.ts";
+import { scimRouter } from "./router/scim.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -67,6 +69,8 @@ export const appRouter = router({
   featureSearch: featureSearchRouter,
   featuresBatch: featuresBatchRouter,
   addons: addonsRouter,
+  groups: groupsRouter,
+  scim: scimRouter,
 });
 
 export type AppRouter = typeof appRouter;

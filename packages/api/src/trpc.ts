@@ -40,6 +40,11 @@ interface RawRoute {
   credentialInPath?: boolean;
   /** The OpenAPI schema of those failure bodies, in place of the one Error schema. */
   failureSchema?: SchemaObject;
+  /**
+   * The protocol's own JSON media type (SCIM's `application/scim+json`): bodies are taken in it as
+   * well as in application/json, and answers, failures too, are sent in it.
+   */
+  mediaType?: string;
 }
 
 export type Meta = OpenApiMeta<{

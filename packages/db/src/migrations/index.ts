@@ -15,6 +15,7 @@ import * as contextFields from "./2026-11-24T20-00-context-fields.ts";
 import * as featureSearch from "./2026-11-24T12-00-feature-search.ts";
 import * as webhooks from "./2026-11-24T14-00-webhooks.ts";
 import * as clientMetricsDaily from "./2026-11-24T20-00-client-metrics-daily.ts";
+import * as scim from "./2026-11-25T09-00-scim.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T14-00-webhooks": webhooks,
   "2026-11-24T20-00-client-metrics-daily": clientMetricsDaily,
   "2026-11-24T20-00-context-fields": contextFields,
+  "2026-11-25T09-00-scim": scim,
 };

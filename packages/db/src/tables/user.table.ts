@@ -12,4 +12,10 @@ export interface UserTable {
   seen_at: Date | null;
   email_sent: Generated<boolean>;
   created_at: ColumnType<Date, Date | undefined, never>;
+  /** False for a user the identity provider deactivated: no sessions, no tokens, no sign-in (docs/scim.md). */
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The SCIM id Vexil gave a user it provisioned; null for a user made by hand. */
+  scim_id: string | null;
+  /** The identity provider's own id of that user (SCIM's externalId). */
+  scim_external_id: string | null;
 }

@@ -18,6 +18,8 @@ export interface User {
   accountType: "User";
   isAPI: false;
   permissions: string[];
+  /** The SCIM id, present only on a user an identity provider provisioned (docs/scim.md). */
+  scimId?: string;
 }
 
 export type UserRow = Selectable<Database["users"]>;
@@ -44,6 +46,7 @@ export function toUser(row: UserRow): User {
     accountType: "User",
     isAPI: false,
     permissions: [],
+    ...(row.scim_id === null ? {} : { scimId: row.scim_id }),
   };
 }
 
