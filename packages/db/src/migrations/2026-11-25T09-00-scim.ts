@@ -11,6 +11,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("scim_external_id", "text")
     .execute();
 
+  // Identity providers look users up by userName, which SCIM compares without regard to case.
+  await sql`create index users_username_lower_idx on users (lower(username))`.execute(db);
+
   // The same trigger, now also announcing a change of `active` or of who manages the user.
   await sql`drop trigger users_auth_change on users`.execute(db);
   await sql`create trigger users_auth_change after update of id, username, email, root_role, password_hash, active, scim_id or delete on users
@@ -40,6 +43,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint("group_users_pkey", ["group_id", "user_id"])
     .execute();
+  await sql`create index groups_name_lower_idx on groups (lower(name))`.execute(db);
   // A user's groups (on leaving, on a project role given to a group).
   await db.schema.createIndex("group_users_user_idx").on("group_users").column("user_id").execute();
 }
@@ -53,5 +57,6 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop trigger users_auth_change on users`.execute(db);
   await sql`create trigger users_auth_change after update of id, username, email, root_role, password_hash or delete on users
             for each row execute function vexil_notify_auth_change('user', 'id')`.execute(db);
+  await sql`drop index users_username_lower_idx`.execute(db);
   await db.schema.alterTable("users").dropColumn("scim_external_id").dropColumn("scim_id").dropColumn("active").execute();
 }

@@ -66,6 +66,16 @@ async function uniquely<T>(state: () => ScimUserState | undefined, write: () => 
   }
 }
 
+/**
+ * SCIM's userName is case-insensitive (RFC 7643 §4.1.1), so `Dana` and `dana` are one name to a
+ * provider; the column's own constraint is exact, and so is a login.
+ */
+async function assertUserNameFree(trx: Transaction<Database>, userName: string, self: number | null): Promise<void> {
+  let query = trx.selectFrom("users").select("id").where(sql<string>`lower(username)`, "=", userName.toLowerCase());
+  if (self !== null) query = query.where("id", "!=", self);
+  if (await query.executeTakeFirst()) throw new NameExistsError(`The userName "${userName}" is taken.`);
+}
+
 /** Provisions a user (POST /scim/v2/Users): a Viewer, without a password, who signs in through the identity provider. */
 export async function createScimUser(db: Kysely<Database>, by: Principal, body: unknown): Promise<ScimUser> {
   const state = userStateFromResource(body);
@@ -73,6 +83,7 @@ export async function createScimUser(db: Kysely<Database>, by: Principal, body: 
     () => state,
     () =>
     inTransaction(db, async (trx) => {
+      await assertUserNameFree(trx, state.userName, null);
       const row = await trx
         .insertInto("users")
         .values({
@@ -122,6 +133,7 @@ export async function patchScimUser(db: Kysely<Database>, by: Principal, id: str
  * it at commit (docs/auth.md#credential-cache), so a leaver's next request is refused anywhere.
  */
 async function writeUserState(trx: Transaction<Database>, by: Principal, before: UserRow, state: ScimUserState): Promise<ScimUser> {
+  if (state.userName.toLowerCase() !== (before.username ?? "").toLowerCase()) await assertUserNameFree(trx, state.userName, before.id);
   const row = await trx
     .updateTable("users")
     .set({
