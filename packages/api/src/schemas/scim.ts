@@ -3,14 +3,14 @@ import { z } from "zod";
 const index = (description: string) =>
   z
     .union([z.number().int(), z.string().regex(/^-?[0-9]{1,9}$/, "must be a whole number").transform(Number)])
-    .optional()
     .meta({
       description,
       override: ({ jsonSchema }) => {
         delete jsonSchema.anyOf;
         Object.assign(jsonSchema, { type: "integer", minimum: -999_999_999, maximum: 999_999_999 });
       },
-    });
+    })
+    .optional();
 
 /** A list's query (RFC 7644 §3.4.2): the filter, paging, and the attributes Entra leaves out of large groups. */
 export const scimListShape = {

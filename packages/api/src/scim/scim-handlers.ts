@@ -34,7 +34,7 @@ function sendNoContent(res: ServerResponse): void {
 }
 
 /** A list's query, by the procedure's schema: a repeated or malformed parameter is a 400. */
-export function scimListQuery(req: IncomingMessage) {
+function scimListQuery(req: IncomingMessage) {
   const url = req.url ?? "";
   const at = url.indexOf("?");
   const fields: Record<string, string | string[]> = {};

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@vexil/db";
-import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
+import type { Kysely, Selectable, Transaction } from "kysely";
 import { actorName, type Principal } from "../auth/principal.ts";
 import { NameExistsError, NotFoundError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
@@ -62,7 +62,7 @@ export async function listScimGroups(db: Kysely<Database>, query: ScimListQuery,
   const { offset, limit } = scimPage(query.startIndex, query.count, SCIM_MAX_RESULTS);
   let select = db.selectFrom("groups").where("scim_id", "is not", null);
   for (const { attribute, value } of terms) {
-    if (attribute === "displayname") select = select.where(sql<string>`lower(name)`, "=", value.toLowerCase());
+    if (attribute === "displayname") select = select.where((eb) => eb(eb.fn("lower", ["name"]), "=", value.toLowerCase()));
     else select = select.where(attribute === "id" ? "scim_id" : "scim_external_id", "=", value);
   }
   const { total } = await select.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();

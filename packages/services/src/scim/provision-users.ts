@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@vexil/db";
-import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
+import type { Kysely, Selectable, Transaction } from "kysely";
 import { RootRole } from "../auth/permissions.ts";
 import type { Principal } from "../auth/principal.ts";
 import { NameExistsError, NotFoundError } from "../errors/domain-error.ts";
@@ -36,7 +36,7 @@ export async function listScimUsers(db: Kysely<Database>, query: ScimListQuery):
   let select = db.selectFrom("users").where("scim_id", "is not", null);
   for (const { attribute, value } of terms) {
     // userName is case-insensitive in SCIM (RFC 7643 §4.1.1); the ids are exact.
-    if (attribute === "username") select = select.where(sql<string>`lower(username)`, "=", value.toLowerCase());
+    if (attribute === "username") select = select.where((eb) => eb(eb.fn("lower", ["username"]), "=", value.toLowerCase()));
     else select = select.where(attribute === "id" ? "scim_id" : "scim_external_id", "=", value);
   }
   const { total } = await select.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
@@ -71,7 +71,10 @@ async function uniquely<T>(state: () => ScimUserState | undefined, write: () => 
  * provider; the column's own constraint is exact, and so is a login.
  */
 async function assertUserNameFree(trx: Transaction<Database>, userName: string, self: number | null): Promise<void> {
-  let query = trx.selectFrom("users").select("id").where(sql<string>`lower(username)`, "=", userName.toLowerCase());
+  let query = trx
+    .selectFrom("users")
+    .select("id")
+    .where((eb) => eb(eb.fn("lower", ["username"]), "=", userName.toLowerCase()));
   if (self !== null) query = query.where("id", "!=", self);
   if (await query.executeTakeFirst()) throw new NameExistsError(`The userName "${userName}" is taken.`);
 }
