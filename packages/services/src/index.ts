@@ -179,10 +179,9 @@ export { getAddon, listAddons } from "./addons/list-addons.ts";
 export { createAddon, deleteAddon, updateAddon } from "./addons/write-addon.ts";
 export { listAddonDeliveries } from "./addons/list-addon-deliveries.ts";
 export { ADDON_DELIVERIES_CHANNEL, type AttemptOutcome, deliverAddonEvents, type DeliveryPolicy } from "./addons/deliver-addon-events.ts";
-export { ScimRefusal, type ScimType } from "./scim/scim-refusal.ts";
-export { PATCH_OP_SCHEMA } from "./scim/scim-patch-operations.ts";
-export { USER_SCHEMA, type ScimUser } from "./scim/scim-user.ts";
-export { GROUP_SCHEMA, type ScimGroup } from "./scim/scim-group.ts";
+export { ScimRefusal } from "./scim/scim-refusal.ts";
+export { USER_SCHEMA } from "./scim/scim-user.ts";
+export { GROUP_SCHEMA } from "./scim/scim-group.ts";
 export {
   createScimUser,
   deleteScimUser,
@@ -191,8 +190,6 @@ export {
   patchScimUser,
   replaceScimUser,
   SCIM_MAX_RESULTS,
-  type ScimListQuery,
-  type ScimPage,
 } from "./scim/provision-users.ts";
 export {
   createScimGroup,
@@ -203,4 +200,4 @@ export {
   replaceScimGroup,
   type ScimGroupView,
 } from "./scim/provision-groups.ts";
-export { getGroup, listGroups, type Group } from "./groups/group.ts";
+export { getGroup, listGroups } from "./groups/group.ts";

@@ -44,8 +44,7 @@ import {
   scimUserSchema,
 } from "../schemas/scim.ts";
 import { toJson } from "../schemas/to-json.ts";
-import type { RawHandler } from "../trpc.ts";
-import { protectedProcedure } from "../trpc.ts";
+import { protectedProcedure, type RawHandler } from "../trpc.ts";
 
 const tags = ["SCIM provisioning"];
 const BASE = "/scim/v2";

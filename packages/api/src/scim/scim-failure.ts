@@ -2,7 +2,7 @@ import { ScimRefusal } from "@vexil/services";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import type { FailureBody } from "../error-response.ts";
 
-export const SCIM_ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error";
+const SCIM_ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error";
 /** SCIM's media type (RFC 7644 §3.1); requests may also come as application/json. */
 export const SCIM_MEDIA_TYPE = "application/scim+json";
 export const SCIM_CONTENT_TYPE = `${SCIM_MEDIA_TYPE}; charset=utf-8`;

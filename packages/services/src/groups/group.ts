@@ -4,7 +4,7 @@ import { NotFoundError } from "../errors/domain-error.ts";
 import { toUser, type User } from "../users/user.ts";
 
 /** A group as Unleash's admin API shows it (`/api/admin/groups`); `scimId` only on one SCIM provisioned. */
-export interface Group {
+interface Group {
   id: number;
   name: string;
   description: string | null;

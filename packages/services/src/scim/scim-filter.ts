@@ -1,7 +1,7 @@
 import { ScimRefusal } from "./scim-refusal.ts";
 
 /** One `attribute eq "value"` of a filter, the attribute lower-cased (SCIM's names are case-insensitive). */
-export interface ScimEquality {
+interface ScimEquality {
   attribute: string;
   value: string;
 }

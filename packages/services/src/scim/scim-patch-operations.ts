@@ -1,7 +1,5 @@
 import { ScimRefusal } from "./scim-refusal.ts";
 
-export const PATCH_OP_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
-
 /** One operation of a SCIM PATCH, its op lower-cased (Entra sends "Replace", Okta "replace"). */
 export interface ScimPatchOperation {
   op: "add" | "replace" | "remove";
@@ -22,7 +20,7 @@ export function parsePatchOperations(body: unknown): ScimPatchOperation[] {
     if (!isObject(raw) || typeof raw.op !== "string") {
       throw new ScimRefusal("invalidSyntax", `Operation ${i} needs an "op": add, replace or remove.`, `Operations.${i}.op`);
     }
-    const op = raw.op.toLowerCase();
+    const op = (raw.op as string).toLowerCase();
     if (op !== "add" && op !== "replace" && op !== "remove") {
       throw new ScimRefusal("invalidSyntax", `Operation ${i} has the op "${raw.op}"; SCIM's ops are add, replace and remove.`, `Operations.${i}.op`);
     }

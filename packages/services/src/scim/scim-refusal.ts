@@ -1,7 +1,7 @@
 import { ValidationError } from "../errors/domain-error.ts";
 
 /** RFC 7644 §3.12's `scimType`s of a 400 that Vexil answers. */
-export type ScimType = "invalidFilter" | "invalidPath" | "invalidSyntax" | "invalidValue" | "noTarget" | "mutability";
+type ScimType = "invalidFilter" | "invalidPath" | "invalidSyntax" | "invalidValue" | "noTarget" | "mutability";
 
 /**
  * A SCIM request that breaks a rule of the protocol: a 400 (a ValidationError), with the
