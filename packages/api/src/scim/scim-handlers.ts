@@ -15,6 +15,7 @@ import {
   type ScimGroupView,
 } from "@vexil/services";
 import { toJson } from "../schemas/to-json.ts";
+import { assertStorableText } from "../storable-text.ts";
 import { scimListQuerySchema } from "../schemas/scim.ts";
 import type { RawHandler } from "../trpc.ts";
 import { listResponse, RESOURCE_TYPES, SCHEMAS, SERVICE_PROVIDER_CONFIG } from "./scim-discovery.ts";
@@ -44,8 +45,21 @@ function scimListQuery(req: IncomingMessage) {
       fields[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
     }
   }
+  assertStorableText(fields);
   return scimListQuerySchema.parse(fields);
 }
+
+/**
+ * A SCIM route's handler, given what the procedure's middleware would have checked: no text that
+ * Postgres cannot store (a NUL, a lone surrogate) in the path or the body, as the same 400.
+ */
+const scimRoute =
+  (handle: RawHandler): RawHandler =>
+  (req, res, ctx, request) => {
+    assertStorableText(request.params);
+    assertStorableText(request.body);
+    return handle(req, res, ctx, request);
+  };
 
 /** Whether `excludedAttributes` (a comma-separated list) leaves out a group's members. */
 export const groupView = (excludedAttributes: string | undefined): ScimGroupView => ({
@@ -54,45 +68,50 @@ export const groupView = (excludedAttributes: string | undefined): ScimGroupView
     .some((a) => a.trim().toLowerCase() === "members"),
 });
 
-export const handleServiceProviderConfig: RawHandler = async (_req, res) => sendScim(res, 200, SERVICE_PROVIDER_CONFIG);
-export const handleResourceTypes: RawHandler = async (_req, res) => sendScim(res, 200, RESOURCE_TYPES);
-export const handleSchemas: RawHandler = async (_req, res) => sendScim(res, 200, SCHEMAS);
+export const handleServiceProviderConfig = scimRoute(async (_req, res) => sendScim(res, 200, SERVICE_PROVIDER_CONFIG));
+export const handleResourceTypes = scimRoute(async (_req, res) => sendScim(res, 200, RESOURCE_TYPES));
+export const handleSchemas = scimRoute(async (_req, res) => sendScim(res, 200, SCHEMAS));
 
-export const handleListUsers: RawHandler = async (req, res, ctx) => {
+export const handleListUsers = scimRoute(async (req, res, ctx) => {
   const page = await listScimUsers(ctx.db, scimListQuery(req));
   sendScim(res, 200, listResponse(page.resources, page.totalResults, page.startIndex));
-};
-export const handleCreateUser: RawHandler = async (_req, res, ctx, { body }) => {
+});
+export const handleCreateUser = scimRoute(async (_req, res, ctx, { body }) => {
   const user = await createScimUser(ctx.db, ctx.principal, body);
   sendScim(res, 201, user, { location: user.meta.location });
-};
-export const handleGetUser: RawHandler = async (_req, res, ctx, { params }) => sendScim(res, 200, await getScimUser(ctx.db, params.id as string));
-export const handleReplaceUser: RawHandler = async (_req, res, ctx, { params, body }) =>
-  sendScim(res, 200, await replaceScimUser(ctx.db, ctx.principal, params.id as string, body));
-export const handlePatchUser: RawHandler = async (_req, res, ctx, { params, body }) =>
-  sendScim(res, 200, await patchScimUser(ctx.db, ctx.principal, params.id as string, body));
-export const handleDeleteUser: RawHandler = async (_req, res, ctx, { params }) => {
+});
+export const handleGetUser = scimRoute(async (_req, res, ctx, { params }) => sendScim(res, 200, await getScimUser(ctx.db, params.id as string)));
+export const handleReplaceUser = scimRoute(async (_req, res, ctx, { params, body }) =>
+  sendScim(res, 200, await replaceScimUser(ctx.db, ctx.principal, params.id as string, body)),
+);
+export const handlePatchUser = scimRoute(async (_req, res, ctx, { params, body }) =>
+  sendScim(res, 200, await patchScimUser(ctx.db, ctx.principal, params.id as string, body)),
+);
+export const handleDeleteUser = scimRoute(async (_req, res, ctx, { params }) => {
   await deleteScimUser(ctx.db, ctx.principal, params.id as string);
   sendNoContent(res);
-};
+});
 
-export const handleListGroups: RawHandler = async (req, res, ctx) => {
+export const handleListGroups = scimRoute(async (req, res, ctx) => {
   const query = scimListQuery(req);
   const page = await listScimGroups(ctx.db, query, groupView(query.excludedAttributes));
   sendScim(res, 200, listResponse(page.resources, page.totalResults, page.startIndex));
-};
-export const handleCreateGroup: RawHandler = async (_req, res, ctx, { body }) => {
+});
+export const handleCreateGroup = scimRoute(async (_req, res, ctx, { body }) => {
   const group = await createScimGroup(ctx.db, ctx.principal, body);
   sendScim(res, 201, group, { location: group.meta.location });
-};
-export const handleGetGroup: RawHandler = async (req, res, ctx, { params }) =>
-  sendScim(res, 200, await getScimGroup(ctx.db, params.id as string, groupView(scimListQuery(req).excludedAttributes)));
-export const handleReplaceGroup: RawHandler = async (_req, res, ctx, { params, body }) =>
-  sendScim(res, 200, await replaceScimGroup(ctx.db, ctx.principal, params.id as string, body, { withMembers: true }));
-// Entra's PATCH of a group's members expects 204 or 200; 200 with the group is answered, members left out when asked.
-export const handlePatchGroup: RawHandler = async (req, res, ctx, { params, body }) =>
-  sendScim(res, 200, await patchScimGroup(ctx.db, ctx.principal, params.id as string, body, groupView(scimListQuery(req).excludedAttributes)));
-export const handleDeleteGroup: RawHandler = async (_req, res, ctx, { params }) => {
+});
+export const handleGetGroup = scimRoute(async (req, res, ctx, { params }) =>
+  sendScim(res, 200, await getScimGroup(ctx.db, params.id as string, groupView(scimListQuery(req).excludedAttributes))),
+);
+export const handleReplaceGroup = scimRoute(async (_req, res, ctx, { params, body }) =>
+  sendScim(res, 200, await replaceScimGroup(ctx.db, ctx.principal, params.id as string, body, { withMembers: true })),
+);
+// A group's PATCH answers 200 with the group (Entra takes 200 or 204), its members left out when asked.
+export const handlePatchGroup = scimRoute(async (req, res, ctx, { params, body }) =>
+  sendScim(res, 200, await patchScimGroup(ctx.db, ctx.principal, params.id as string, body, groupView(scimListQuery(req).excludedAttributes))),
+);
+export const handleDeleteGroup = scimRoute(async (_req, res, ctx, { params }) => {
   await deleteScimGroup(ctx.db, ctx.principal, params.id as string);
   sendNoContent(res);
-};
+});
