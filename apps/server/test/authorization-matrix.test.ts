@@ -197,7 +197,10 @@ const MATRIX: Record<string, Row> = {
   "GET /api/admin/strategies": { expect: READ },
   "POST /api/admin/strategies": { expect: ADMIN_CREATES, request: () => ({ body: { name: unique("strategy"), parameters: [] } }) },
   "GET /api/admin/segments": { expect: READ },
-  "POST /api/admin/segments": { expect: "401 401 401 403 201 201 201 403 201 403 403", request: () => ({ body: { name: unique("segment") } }) },
+  "POST /api/admin/segments": {
+    expect: "401 401 401 403 201 201 201 403 201 403 403",
+    request: () => ({ body: { name: unique("segment") } }),
+  },
   "GET /api/admin/segments/{id}": { expect: READ, request: async () => ({ params: { id: await newSegment() } }) },
   "PUT /api/admin/segments/{id}": {
     expect: EDITOR_WRITES,

@@ -351,7 +351,9 @@ function pathFor(template: string, choices: Record<string, ParamChoice>): string
       const typeIds = template.startsWith("/api/admin/feature-types/") && name === "id" ? FEATURE_TYPE_IDS : undefined;
       const known =
         typeIds ??
-        (poolFor(template) && (name === "id" || name === "groupId") ? (poolFor(template) as unknown[]) : (KNOWN[name] ?? KNOWN_IN_PATH[name] ?? []));
+        (poolFor(template) && (name === "id" || name === "groupId")
+          ? (poolFor(template) as unknown[])
+          : (KNOWN[name] ?? KNOWN_IN_PATH[name] ?? []));
       return encodeURIComponent(String(known.length ? known[choice.known % known.length] : choice.known));
     }
     return choice.raw ? choice.value : encodeURIComponent(choice.value);

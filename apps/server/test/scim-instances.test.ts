@@ -41,7 +41,11 @@ if (serverUrl) {
 
   /** A provisioned user signed in on instance A with a session and a personal access token, both in use on B. */
   async function signedIn(userName: string) {
-    const created = await scim(a.url, "POST", "/Users", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName, active: true });
+    const created = await scim(a.url, "POST", "/Users", {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+      userName,
+      active: true,
+    });
     assert.is(created.status, 201);
     // The password stands in for the identity provider's sign-in (issue 27's OIDC part): a session is a session.
     await testDb.kysely
@@ -52,7 +56,10 @@ if (serverUrl) {
     const login = await callUrl(a.url, "POST", "/auth/simple/login", { body: { username: userName, password } });
     assert.equal([login.status, login.json.scimId], [200, created.json.id]);
     const session = { cookie: String(login.headers["set-cookie"]).split(";", 1)[0] as string };
-    const pat = await callUrl(a.url, "POST", "/api/admin/user/tokens", { headers: session, body: { description: "laptop", expiresAt: null } });
+    const pat = await callUrl(a.url, "POST", "/api/admin/user/tokens", {
+      headers: session,
+      body: { description: "laptop", expiresAt: null },
+    });
     const token = { authorization: pat.json.secret as string };
     // Both credentials work on both instances, and B now holds them in its cache.
     for (const url of [a.url, b.url, b.url]) {
@@ -66,12 +73,18 @@ if (serverUrl) {
 
   test("Okta's deactivation through A: the session and the token stop on A at once and on B at its next requests", async () => {
     const { id, session, token } = await signedIn("leaver@example.com");
-    const off = await scim(a.url, "PATCH", `/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: "replace", value: { active: false } }] });
+    const off = await scim(a.url, "PATCH", `/Users/${id}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: "replace", value: { active: false } }],
+    });
     assert.equal([off.status, off.json.active], [200, false]);
     assert.ok(await refusedOn(a.url, session));
     assert.ok(await refusedOn(a.url, token));
     // B hears of it from the database (NOTIFY) a moment after the commit.
-    await until(async () => (await refusedOn(b.url, session)) && (await refusedOn(b.url, token)), "B to refuse the leaver's session and token");
+    await until(
+      async () => (await refusedOn(b.url, session)) && (await refusedOn(b.url, token)),
+      "B to refuse the leaver's session and token",
+    );
     // Reactivation gives nothing back: the session and the token were ended, not suspended.
     await scim(b.url, "PATCH", `/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: "Replace", path: "active", value: "True" }] });
     assert.ok(await refusedOn(a.url, session));
@@ -84,7 +97,10 @@ if (serverUrl) {
     assert.is((await callUrl(a.url, "GET", "/api/admin/projects", { headers: session })).status, 200);
     assert.is((await scim(b.url, "DELETE", `/Users/${id}`)).status, 204);
     assert.ok(await refusedOn(b.url, session));
-    await until(async () => (await refusedOn(a.url, session)) && (await refusedOn(a.url, token)), "A to refuse the deleted user's credentials");
+    await until(
+      async () => (await refusedOn(a.url, session)) && (await refusedOn(a.url, token)),
+      "A to refuse the deleted user's credentials",
+    );
   });
 
   test.after(async () => {

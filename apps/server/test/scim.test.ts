@@ -135,7 +135,10 @@ test("Okta: look up, create, read, deactivate, reactivate, update and delete a u
   assert.is(byName("dana.scully@example.com").scimId, id);
   assert.is("scimId" in byName("admin"), false);
 
-  const deactivate = await scim("PATCH", `/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: "replace", value: { active: false } }] });
+  const deactivate = await scim("PATCH", `/Users/${id}`, {
+    schemas: [PATCH_OP],
+    Operations: [{ op: "replace", value: { active: false } }],
+  });
   assertScim(deactivate, 200);
   assert.is(deactivate.json.active, false);
   assert.is((await userRow(id))?.active, false);
@@ -153,7 +156,10 @@ test("Okta: look up, create, read, deactivate, reactivate, update and delete a u
     active: true,
   });
   assertScim(replaced, 200);
-  assert.equal([replaced.json.displayName, replaced.json.emails[0].value, replaced.json.externalId], ["Dana Mulder", "dana.mulder@example.com", undefined]);
+  assert.equal(
+    [replaced.json.displayName, replaced.json.emails[0].value, replaced.json.externalId],
+    ["Dana Mulder", "dana.mulder@example.com", undefined],
+  );
 
   const deleted = await scim("DELETE", `/Users/${id}`);
   assert.equal([deleted.status, deleted.json], [204, undefined]);
@@ -189,7 +195,7 @@ test("Entra: create with its extension and roles, then PATCH with capitalised op
     Operations: [
       { op: "Replace", path: 'emails[type eq "work"].value', value: "fox@contoso.com" },
       { op: "Replace", path: "name.familyName", value: "Mulder-Scully" },
-      { op: "Add", path: "phoneNumbers[type eq \"work\"].value", value: "555-0100" },
+      { op: "Add", path: 'phoneNumbers[type eq "work"].value', value: "555-0100" },
       { op: "Replace", path: "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department", value: "Basement" },
       { op: "Replace", path: "displayName", value: "Fox W. Mulder" },
     ],
@@ -199,12 +205,24 @@ test("Entra: create with its extension and roles, then PATCH with capitalised op
   assert.equal([(await userRow(id))?.email, (await userRow(id))?.name], ["fox@contoso.com", "Fox W. Mulder"]);
 
   // Entra sends booleans as the strings "False" and "True".
-  const disabled = await scim("PATCH", `/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: "Replace", path: "active", value: "False" }] });
+  const disabled = await scim("PATCH", `/Users/${id}`, {
+    schemas: [PATCH_OP],
+    Operations: [{ op: "Replace", path: "active", value: "False" }],
+  });
   assert.is(disabled.json.active, false);
-  const enabled = await scim("PATCH", `/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: "Replace", path: "active", value: "True" }] });
+  const enabled = await scim("PATCH", `/Users/${id}`, {
+    schemas: [PATCH_OP],
+    Operations: [{ op: "Replace", path: "active", value: "True" }],
+  });
   assert.is(enabled.json.active, true);
-  const byExternalId = await scim("GET", `/Users?filter=${encodeURIComponent('externalId eq "fox" and userName eq "fox.mulder@contoso.com"')}`);
-  assert.equal(byExternalId.json.Resources.map((u: { id: string }) => u.id), [id]);
+  const byExternalId = await scim(
+    "GET",
+    `/Users?filter=${encodeURIComponent('externalId eq "fox" and userName eq "fox.mulder@contoso.com"')}`,
+  );
+  assert.equal(
+    byExternalId.json.Resources.map((u: { id: string }) => u.id),
+    [id],
+  );
   assertScim(await scim("DELETE", `/Users/${id}`), 204);
 });
 
@@ -237,7 +255,10 @@ test("groups: Entra's create, look-up without members, members added and removed
 
   const lookUp = await scim("GET", `/Groups?filter=${encodeURIComponent('displayName eq "flag owners"')}&excludedAttributes=members`);
   assertScim(lookUp, 200);
-  assert.equal(lookUp.json.Resources.map((g: { id: string; members?: unknown }) => [g.id, g.members]), [[id, undefined]]);
+  assert.equal(
+    lookUp.json.Resources.map((g: { id: string; members?: unknown }) => [g.id, g.members]),
+    [[id, undefined]],
+  );
 
   const added = await scim("PATCH", `/Groups/${id}`, {
     schemas: [PATCH_OP],
@@ -276,7 +297,12 @@ test("groups: Entra's create, look-up without members, members added and removed
   assert.equal(await memberIds(), []);
 
   // Okta's PUT of the whole group replaces its members.
-  const put = await scim("PUT", `/Groups/${id}`, { schemas: [GROUP], id, displayName: "Flag Stewards", members: [{ value: alice, display: "alice" }] });
+  const put = await scim("PUT", `/Groups/${id}`, {
+    schemas: [GROUP],
+    id,
+    displayName: "Flag Stewards",
+    members: [{ value: alice, display: "alice" }],
+  });
   assertScim(put, 200);
   assert.equal(await memberIds(), [alice]);
 
@@ -299,24 +325,48 @@ test("groups: Entra's create, look-up without members, members added and removed
 });
 
 test("errors: SCIM's body and scimType, and a refused request changes nothing", async () => {
-  const taken = (await scim("POST", "/Users", { userName: "taken@example.com", emails: [{ value: "taken@example.com" }] })).json.id as string;
+  const taken = (await scim("POST", "/Users", { userName: "taken@example.com", emails: [{ value: "taken@example.com" }] })).json
+    .id as string;
   const group = (await scim("POST", "/Groups", { displayName: "Taken group" })).json.id as string;
   const before = await stored();
 
   assertScimError(await scim("POST", "/Users", { userName: "TAKEN@example.com" }), 409, "uniqueness");
-  assertScimError(await scim("POST", "/Users", { userName: "other@example.com", emails: [{ value: "Taken@Example.com" }] }), 409, "uniqueness");
+  assertScimError(
+    await scim("POST", "/Users", { userName: "other@example.com", emails: [{ value: "Taken@Example.com" }] }),
+    409,
+    "uniqueness",
+  );
   assertScimError(await scim("POST", "/Groups", { displayName: "Taken group" }), 409, "uniqueness");
-  for (const filter of ['userName sw "t"', 'userName eq "a" or userName eq "b"', 'emails[type eq "work"] eq "x"', 'title eq "x"', 'userName eq "a" and', "userName eq unquoted"]) {
+  for (const filter of [
+    'userName sw "t"',
+    'userName eq "a" or userName eq "b"',
+    'emails[type eq "work"] eq "x"',
+    'title eq "x"',
+    'userName eq "a" and',
+    "userName eq unquoted",
+  ]) {
     assertScimError(await scim("GET", `/Users?filter=${encodeURIComponent(filter)}`), 400, "invalidFilter");
   }
   assertScimError(await scim("GET", `/Groups?filter=${encodeURIComponent('userName eq "x"')}`), 400, "invalidFilter");
   assertScimError(await scim("POST", "/Users", { displayName: "No userName" }), 400, "invalidValue");
   assertScimError(await scim("POST", "/Users", { userName: "x@example.com", emails: [{ value: "not an address" }] }), 400, "invalidValue");
   assertScimError(await scim("POST", "/Users", { userName: "x@example.com", active: "maybe" }), 400, "invalidValue");
-  assertScimError(await scim("PATCH", `/Users/${taken}`, { schemas: [PATCH_OP], Operations: [{ op: "move", path: "active", value: false }] }), 400, "invalidSyntax");
+  assertScimError(
+    await scim("PATCH", `/Users/${taken}`, { schemas: [PATCH_OP], Operations: [{ op: "move", path: "active", value: false }] }),
+    400,
+    "invalidSyntax",
+  );
   assertScimError(await scim("PATCH", `/Users/${taken}`, { schemas: [PATCH_OP], Operations: [] }), 400, "invalidSyntax");
-  assertScimError(await scim("PATCH", `/Users/${taken}`, { schemas: [PATCH_OP], Operations: [{ op: "replace", path: "emails[type eq", value: "x" }] }), 400, "invalidPath");
-  assertScimError(await scim("PATCH", `/Users/${taken}`, { schemas: [PATCH_OP], Operations: [{ op: "remove", path: "userName" }] }), 400, "mutability");
+  assertScimError(
+    await scim("PATCH", `/Users/${taken}`, { schemas: [PATCH_OP], Operations: [{ op: "replace", path: "emails[type eq", value: "x" }] }),
+    400,
+    "invalidPath",
+  );
+  assertScimError(
+    await scim("PATCH", `/Users/${taken}`, { schemas: [PATCH_OP], Operations: [{ op: "remove", path: "userName" }] }),
+    400,
+    "mutability",
+  );
   assertScimError(await scim("PATCH", `/Users/${taken}`, { schemas: [PATCH_OP], Operations: [{ op: "remove" }] }), 400, "noTarget");
   // A PATCH refused halfway leaves the first operation undone too.
   assertScimError(
@@ -330,7 +380,14 @@ test("errors: SCIM's body and scimType, and a refused request changes nothing", 
     400,
     "invalidValue",
   );
-  assertScimError(await scim("PATCH", `/Groups/${group}`, { schemas: [PATCH_OP], Operations: [{ op: "add", path: "members", value: [{ value: "no-such-user" }] }] }), 400, "invalidValue");
+  assertScimError(
+    await scim("PATCH", `/Groups/${group}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: "add", path: "members", value: [{ value: "no-such-user" }] }],
+    }),
+    400,
+    "invalidValue",
+  );
   assertScimError(await scim("GET", "/Users/no-such-user"), 404);
   assertScimError(await scim("PUT", "/Users/no-such-user", { userName: "ghost@example.com" }), 404);
   assertScimError(await scim("DELETE", "/Groups/no-such-group"), 404);
@@ -402,10 +459,17 @@ test("a provisioned user: scimId at login, no change by hand, no password login 
   const del = await srv.call("DELETE", `/api/admin/user-admin/${row.id}`, { headers: admin });
   assertError(del, 409, "ConflictError");
   assert.match(del.json.message, "SCIM");
-  const pw = await srv.call("POST", `/api/admin/user-admin/${row.id}/change-password`, { headers: admin, body: { password: "a brand new password" } });
+  const pw = await srv.call("POST", `/api/admin/user-admin/${row.id}/change-password`, {
+    headers: admin,
+    body: { password: "a brand new password" },
+  });
   assertError(pw, 409, "ConflictError");
   // Without a password there is no password login.
-  assertError(await srv.call("POST", "/auth/simple/login", { body: { username: "walter@example.com", password: "anything at all" } }), 401, "PasswordMismatch");
+  assertError(
+    await srv.call("POST", "/auth/simple/login", { body: { username: "walter@example.com", password: "anything at all" } }),
+    401,
+    "PasswordMismatch",
+  );
   assert.equal(await stored(), { ...before, users: before.users.map((u) => (u.id === row.id ? { ...u, login_attempts: 1 } : u)) });
 
   // A provisioned user who has a password (set in the database here, as a stand-in for the
@@ -415,7 +479,9 @@ test("a provisioned user: scimId at login, no change by hand, no password login 
     .set({ password_hash: await srv.app.deps.hasher.hash("walter's own password") })
     .where("id", "=", row.id)
     .execute();
-  const login = await srv.call("POST", "/auth/simple/login", { body: { username: "walter@example.com", password: "walter's own password" } });
+  const login = await srv.call("POST", "/auth/simple/login", {
+    body: { username: "walter@example.com", password: "walter's own password" },
+  });
   assert.equal([login.status, login.json.scimId], [200, id]);
   const session = await loginHeaders(srv, "walter@example.com", "walter's own password");
   const pat = await srv.call("POST", "/api/admin/user/tokens", { headers: session, body: { description: "cli", expiresAt: null } });
@@ -423,7 +489,11 @@ test("a provisioned user: scimId at login, no change by hand, no password login 
   assert.is((await srv.call("GET", "/api/admin/projects", { headers: session })).status, 200);
   assert.is((await srv.call("GET", "/api/admin/projects", { headers: token })).status, 200);
   // Nor may the user change their own password: the provider manages it.
-  assertError(await srv.call("POST", "/api/admin/user/change-password", { headers: session, body: { password: "walter's new password" } }), 409, "ConflictError");
+  assertError(
+    await srv.call("POST", "/api/admin/user/change-password", { headers: session, body: { password: "walter's new password" } }),
+    409,
+    "ConflictError",
+  );
 
   const off = await scim("PATCH", `/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: "replace", value: { active: false } }] });
   assert.is(off.json.active, false);
@@ -432,14 +502,26 @@ test("a provisioned user: scimId at login, no change by hand, no password login 
   assertError(await srv.call("GET", "/api/admin/projects", { headers: token }), 401, "AuthenticationRequired");
   assert.equal(await db.selectFrom("sessions").select("id").where("user_id", "=", row.id).execute(), []);
   assert.equal(await db.selectFrom("api_tokens").select("id").where("user_id", "=", row.id).execute(), []);
-  const event = await db.selectFrom("events").select(["data"]).where("type", "=", "user-deactivated").orderBy("id", "desc").executeTakeFirstOrThrow();
+  const event = await db
+    .selectFrom("events")
+    .select(["data"])
+    .where("type", "=", "user-deactivated")
+    .orderBy("id", "desc")
+    .executeTakeFirstOrThrow();
   assert.equal([(event.data as { sessionsEnded: number }).sessionsEnded, (event.data as { tokensDeleted: number }).tokensDeleted], [2, 1]);
   // A deactivated user cannot log in, whatever the password.
-  assertError(await srv.call("POST", "/auth/simple/login", { body: { username: "walter@example.com", password: "walter's own password" } }), 401, "PasswordMismatch");
+  assertError(
+    await srv.call("POST", "/auth/simple/login", { body: { username: "walter@example.com", password: "walter's own password" } }),
+    401,
+    "PasswordMismatch",
+  );
   // Reactivated, the ended session stays ended; a new login works.
   await scim("PATCH", `/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: "replace", value: { active: true } }] });
   assertError(await srv.call("GET", "/api/admin/projects", { headers: session }), 401, "AuthenticationRequired");
-  assert.is((await srv.call("POST", "/auth/simple/login", { body: { username: "walter@example.com", password: "walter's own password" } })).status, 200);
+  assert.is(
+    (await srv.call("POST", "/auth/simple/login", { body: { username: "walter@example.com", password: "walter's own password" } })).status,
+    200,
+  );
   // Deleting over SCIM ends the sessions too.
   const again = await loginHeaders(srv, "walter@example.com", "walter's own password");
   assertScim(await scim("DELETE", `/Users/${id}`), 204);

@@ -19,7 +19,9 @@ export function checkAccess(principal: Principal | null, access: Access, environ
   // A SCIM token provisions users and groups, and does nothing else; nothing else provisions (docs/scim.md#the-scim-token).
   if (access === "scim") {
     if (principal.kind === "scim-token") return;
-    throw new NoAccessError("SCIM provisioning takes a SCIM token (an Admin creates one with the type scim); this credential cannot use it.");
+    throw new NoAccessError(
+      "SCIM provisioning takes a SCIM token (an Admin creates one with the type scim); this credential cannot use it.",
+    );
   }
   if (principal.kind === "scim-token") throw new NoAccessError("A SCIM token is good for SCIM provisioning (/scim/v2) only.");
   if (access === "client") {

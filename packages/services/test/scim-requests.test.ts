@@ -8,7 +8,8 @@ import { patchUserState, type ScimUserState, userStateFromResource } from "../sr
 
 // What SCIM's requests mean, as identity providers send them (docs/scim.md#patch, #filters-and-paging).
 const dana: ScimUserState = { userName: "dana", externalId: "00u1", displayName: "Dana Scully", email: "dana@example.com", active: true };
-const patch = (...Operations: unknown[]) => parsePatchOperations({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations });
+const patch = (...Operations: unknown[]) =>
+  parsePatchOperations({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations });
 
 function refused(run: () => unknown, scimType: string): void {
   try {
@@ -28,7 +29,15 @@ test("filters: eq terms joined by and, attribute names in any case; nothing broa
     { attribute: "id", value: "x" },
   ]);
   assert.equal(parseScimFilter(undefined, ["userName"]), []);
-  for (const filter of ['userName ne "a"', 'userName eq "a" or id eq "b"', 'not (userName eq "a")', 'userName pr', 'displayName eq "a"', 'userName eq "a" and ', 'userName eq "\\u0000"']) {
+  for (const filter of [
+    'userName ne "a"',
+    'userName eq "a" or id eq "b"',
+    'not (userName eq "a")',
+    "userName pr",
+    'displayName eq "a"',
+    'userName eq "a" and ',
+    'userName eq "\\u0000"',
+  ]) {
     refused(() => parseScimFilter(filter, ["userName", "id"]), "invalidFilter");
   }
 });
@@ -72,7 +81,10 @@ test("a User resource: the name from its parts, the primary e-mail, active true 
 test("group PATCHes: Entra's members add and remove with value lists, Okta's one-member removal and rename", () => {
   const group = { displayName: "Owners", externalId: null, members: ["a"] };
   assert.equal(patchGroupState(group, patch({ op: "Add", path: "members", value: [{ value: "b" }, { value: "a" }] })).members, ["a", "b"]);
-  assert.equal(patchGroupState({ ...group, members: ["a", "b"] }, patch({ op: "Remove", path: "members", value: [{ value: "a" }] })).members, ["b"]);
+  assert.equal(
+    patchGroupState({ ...group, members: ["a", "b"] }, patch({ op: "Remove", path: "members", value: [{ value: "a" }] })).members,
+    ["b"],
+  );
   assert.equal(patchGroupState({ ...group, members: ["a", "b"] }, patch({ op: "remove", path: 'members[value eq "b"]' })).members, ["a"]);
   assert.equal(patchGroupState({ ...group, members: ["a", "b"] }, patch({ op: "remove", path: "members" })).members, []);
   assert.equal(patchGroupState(group, patch({ op: "replace", path: "members", value: [{ value: "c" }] })).members, ["c"]);

@@ -44,7 +44,9 @@ With the embedded database, stop the server first (one process at a time).`,
       throw new UsageError("--project and --environment apply to client and frontend tokens; an admin token covers everything");
     }
     if (type === "scim" && (flags.project || flags.environment)) {
-      throw new UsageError("--project and --environment apply to client and frontend tokens; a SCIM token provisions users and groups only");
+      throw new UsageError(
+        "--project and --environment apply to client and frontend tokens; a SCIM token provisions users and groups only",
+      );
     }
     // The API's limits (its zod schema); the service checks that the environment exists.
     const names = [...(flags.project ?? []), ...(flags.environment === undefined ? [] : [flags.environment])];
@@ -70,7 +72,11 @@ With the embedded database, stop the server first (one process at a time).`,
         expiresAt,
       });
       const scope =
-        type === "admin" ? "" : type === "scim" ? " for SCIM provisioning (/scim/v2)" : ` for ${token.projects.join(", ")} in ${token.environment}`;
+        type === "admin"
+          ? ""
+          : type === "scim"
+            ? " for SCIM provisioning (/scim/v2)"
+            : ` for ${token.projects.join(", ")} in ${token.environment}`;
       terminal.progress(`Created the ${type} token "${tokenName}" (id ${token.id})${scope}. Its secret is shown only now:`);
       terminal.print(token.secret);
     } finally {

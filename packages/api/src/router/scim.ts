@@ -44,7 +44,7 @@ import {
   scimUserSchema,
 } from "../schemas/scim.ts";
 import { toJson } from "../schemas/to-json.ts";
-import { protectedProcedure, type RawHandler } from "../trpc.ts";
+import { type Meta, protectedProcedure, type RawHandler } from "../trpc.ts";
 
 const tags = ["SCIM provisioning"];
 const BASE = "/scim/v2";
@@ -52,8 +52,14 @@ const id = { id: z.string().min(1).max(320).meta({ description: "The SCIM id Vex
 
 /** Every SCIM route over REST: its raw handler, SCIM's media type and SCIM's error body. */
 const raw = (serve: RawHandler) => ({ serve, failureBody: scimFailureBody, failureSchema: scimFailureSchema, mediaType: SCIM_MEDIA_TYPE });
-const meta = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, summary: string, serve: RawHandler, description?: string) => ({
-  openapi: { method, path: `${BASE}${path}`, tags, summary, ...(description ? { description } : {}) },
+const meta = (
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  path: string,
+  summary: string,
+  serve: RawHandler,
+  description?: string,
+): Meta => ({
+  openapi: { method, path: `${BASE}${path}` as `/${string}`, tags, summary, ...(description ? { description } : {}) },
   access: "scim" as const,
   raw: raw(serve),
 });
@@ -82,7 +88,13 @@ export const scimRouter = {
 
   listUsers: protectedProcedure
     .meta({
-      ...meta("GET", "/Users", "List provisioned users", handleListUsers, 'As identity providers look a user up before creating it: `filter=userName eq "..."`.'),
+      ...meta(
+        "GET",
+        "/Users",
+        "List provisioned users",
+        handleListUsers,
+        'As identity providers look a user up before creating it: `filter=userName eq "..."`.',
+      ),
       failures: ["ValidationError"],
     })
     .input(z.object(scimListShape).optional())
@@ -94,7 +106,13 @@ export const scimRouter = {
 
   createUser: protectedProcedure
     .meta({
-      ...meta("POST", "/Users", "Provision a user", handleCreateUser, "A Viewer without a password, who signs in through the identity provider."),
+      ...meta(
+        "POST",
+        "/Users",
+        "Provision a user",
+        handleCreateUser,
+        "A Viewer without a password, who signs in through the identity provider.",
+      ),
       successStatus: 201,
       failures: ["NameExistsError"],
     })
@@ -116,7 +134,13 @@ export const scimRouter = {
 
   patchUser: protectedProcedure
     .meta({
-      ...meta("PATCH", "/Users/{id}", "Change a provisioned user (a PatchOp)", handlePatchUser, "`active: false` ends the user's sessions and tokens at once, on every instance."),
+      ...meta(
+        "PATCH",
+        "/Users/{id}",
+        "Change a provisioned user (a PatchOp)",
+        handlePatchUser,
+        "`active: false` ends the user's sessions and tokens at once, on every instance.",
+      ),
       failures: ["NameExistsError"],
     })
     .input(z.object({ ...scimPatchShape, ...id }))
@@ -134,7 +158,13 @@ export const scimRouter = {
 
   listGroups: protectedProcedure
     .meta({
-      ...meta("GET", "/Groups", "List provisioned groups", handleListGroups, 'Filters on `displayName eq "..."`; `excludedAttributes=members` leaves members out.'),
+      ...meta(
+        "GET",
+        "/Groups",
+        "List provisioned groups",
+        handleListGroups,
+        'Filters on `displayName eq "..."`; `excludedAttributes=members` leaves members out.',
+      ),
       failures: ["ValidationError"],
     })
     .input(z.object(scimListShape).optional())
@@ -145,7 +175,11 @@ export const scimRouter = {
     }),
 
   createGroup: protectedProcedure
-    .meta({ ...meta("POST", "/Groups", "Provision a group with its members", handleCreateGroup), successStatus: 201, failures: ["NameExistsError"] })
+    .meta({
+      ...meta("POST", "/Groups", "Provision a group with its members", handleCreateGroup),
+      successStatus: 201,
+      failures: ["NameExistsError"],
+    })
     .input(z.looseObject(scimGroupInputShape))
     .output(scimGroupSchema)
     .mutation(async ({ ctx, input }) => toJson(await createScimGroup(ctx.db, ctx.principal, input))),
@@ -157,7 +191,10 @@ export const scimRouter = {
     .query(async ({ ctx, input }) => toJson(await getScimGroup(ctx.db, input.id, groupView(input.excludedAttributes)))),
 
   replaceGroup: protectedProcedure
-    .meta({ ...meta("PUT", "/Groups/{id}", "Replace a provisioned group and its members", handleReplaceGroup), failures: ["NameExistsError"] })
+    .meta({
+      ...meta("PUT", "/Groups/{id}", "Replace a provisioned group and its members", handleReplaceGroup),
+      failures: ["NameExistsError"],
+    })
     .input(z.looseObject({ ...scimGroupInputShape, ...id }))
     .output(scimGroupSchema)
     .mutation(async ({ ctx, input: { id: scimId, ...body } }) =>

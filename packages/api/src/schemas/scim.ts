@@ -2,7 +2,13 @@ import { z } from "zod";
 
 const index = (description: string) =>
   z
-    .union([z.number().int(), z.string().regex(/^-?[0-9]{1,9}$/, "must be a whole number").transform(Number)])
+    .union([
+      z.number().int(),
+      z
+        .string()
+        .regex(/^-?[0-9]{1,9}$/, "must be a whole number")
+        .transform(Number),
+    ])
     .meta({
       description,
       override: ({ jsonSchema }) => {
@@ -14,7 +20,11 @@ const index = (description: string) =>
 
 /** A list's query (RFC 7644 §3.4.2): the filter, paging, and the attributes Entra leaves out of large groups. */
 export const scimListShape = {
-  filter: z.string().max(1000).optional().meta({ description: 'attr eq "value" terms joined by and (userName, externalId, id; displayName for groups)' }),
+  filter: z
+    .string()
+    .max(1000)
+    .optional()
+    .meta({ description: 'attr eq "value" terms joined by and (userName, externalId, id; displayName for groups)' }),
   startIndex: index("1-based index of the first result; below 1 counts as 1"),
   count: index("Results per page, at most 100; 0 answers totalResults alone"),
   attributes: z.string().max(1000).optional().meta({ description: "Accepted; every kept attribute is returned" }),
@@ -58,7 +68,11 @@ export const scimListSchema = <T extends z.ZodType>(item: T) =>
     Resources: z.array(item),
   });
 
-const emailInput = z.looseObject({ value: z.string(), type: z.string().optional(), primary: z.union([z.boolean(), z.string()]).optional() });
+const emailInput = z.looseObject({
+  value: z.string(),
+  type: z.string().optional(),
+  primary: z.union([z.boolean(), z.string()]).optional(),
+});
 
 /** A User resource as a provider sends it; attributes beyond these are accepted and ignored. */
 export const scimUserInputShape = {

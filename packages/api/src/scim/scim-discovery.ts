@@ -43,9 +43,16 @@ const resourceType = (name: "User" | "Group", schema: string) => ({
 
 export const RESOURCE_TYPES = listResponse([resourceType("User", USER_SCHEMA), resourceType("Group", GROUP_SCHEMA)]);
 
-type Attribute = { name: string; type: string; required?: boolean; multiValued?: boolean; mutability?: string; subAttributes?: Attribute[] };
+type Attribute = {
+  name: string;
+  type: string;
+  required?: boolean;
+  multiValued?: boolean;
+  mutability?: string;
+  subAttributes?: Attribute[];
+};
 
-const attribute = ({ required = false, multiValued = false, mutability = "readWrite", ...rest }: Attribute) => ({
+const attribute = ({ required = false, multiValued = false, mutability = "readWrite", ...rest }: Attribute): Record<string, unknown> => ({
   multiValued,
   required,
   caseExact: false,
@@ -67,8 +74,25 @@ export const SCHEMAS = listResponse([
       { ...attribute({ name: "userName", type: "string", required: true }), uniqueness: "server" },
       attribute({ name: "externalId", type: "string" }),
       attribute({ name: "displayName", type: "string" }),
-      attribute({ name: "name", type: "complex", subAttributes: [{ name: "formatted", type: "string" }, { name: "givenName", type: "string" }, { name: "familyName", type: "string" }] }),
-      attribute({ name: "emails", type: "complex", multiValued: true, subAttributes: [{ name: "value", type: "string" }, { name: "type", type: "string" }, { name: "primary", type: "boolean" }] }),
+      attribute({
+        name: "name",
+        type: "complex",
+        subAttributes: [
+          { name: "formatted", type: "string" },
+          { name: "givenName", type: "string" },
+          { name: "familyName", type: "string" },
+        ],
+      }),
+      attribute({
+        name: "emails",
+        type: "complex",
+        multiValued: true,
+        subAttributes: [
+          { name: "value", type: "string" },
+          { name: "type", type: "string" },
+          { name: "primary", type: "boolean" },
+        ],
+      }),
       attribute({ name: "active", type: "boolean" }),
     ],
     meta: { resourceType: "Schema", location: `/scim/v2/Schemas/${USER_SCHEMA}` },
@@ -81,7 +105,15 @@ export const SCHEMAS = listResponse([
     attributes: [
       { ...attribute({ name: "displayName", type: "string", required: true }), uniqueness: "server" },
       attribute({ name: "externalId", type: "string" }),
-      attribute({ name: "members", type: "complex", multiValued: true, subAttributes: [{ name: "value", type: "string", mutability: "immutable" }, { name: "display", type: "string", mutability: "readOnly" }] }),
+      attribute({
+        name: "members",
+        type: "complex",
+        multiValued: true,
+        subAttributes: [
+          { name: "value", type: "string", mutability: "immutable" },
+          { name: "display", type: "string", mutability: "readOnly" },
+        ],
+      }),
     ],
     meta: { resourceType: "Schema", location: `/scim/v2/Schemas/${GROUP_SCHEMA}` },
   },

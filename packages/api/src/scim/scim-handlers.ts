@@ -63,9 +63,7 @@ const scimRoute =
 
 /** Whether `excludedAttributes` (a comma-separated list) leaves out a group's members. */
 export const groupView = (excludedAttributes: string | undefined): ScimGroupView => ({
-  withMembers: !(excludedAttributes ?? "")
-    .split(",")
-    .some((a) => a.trim().toLowerCase() === "members"),
+  withMembers: !(excludedAttributes ?? "").split(",").some((a) => a.trim().toLowerCase() === "members"),
 });
 
 export const handleServiceProviderConfig = scimRoute(async (_req, res) => sendScim(res, 200, SERVICE_PROVIDER_CONFIG));
@@ -80,7 +78,9 @@ export const handleCreateUser = scimRoute(async (_req, res, ctx, { body }) => {
   const user = await createScimUser(ctx.db, ctx.principal, body);
   sendScim(res, 201, user, { location: user.meta.location });
 });
-export const handleGetUser = scimRoute(async (_req, res, ctx, { params }) => sendScim(res, 200, await getScimUser(ctx.db, params.id as string)));
+export const handleGetUser = scimRoute(async (_req, res, ctx, { params }) =>
+  sendScim(res, 200, await getScimUser(ctx.db, params.id as string)),
+);
 export const handleReplaceUser = scimRoute(async (_req, res, ctx, { params, body }) =>
   sendScim(res, 200, await replaceScimUser(ctx.db, ctx.principal, params.id as string, body)),
 );
@@ -109,7 +109,11 @@ export const handleReplaceGroup = scimRoute(async (_req, res, ctx, { params, bod
 );
 // A group's PATCH answers 200 with the group (Entra takes 200 or 204), its members left out when asked.
 export const handlePatchGroup = scimRoute(async (req, res, ctx, { params, body }) =>
-  sendScim(res, 200, await patchScimGroup(ctx.db, ctx.principal, params.id as string, body, groupView(scimListQuery(req).excludedAttributes))),
+  sendScim(
+    res,
+    200,
+    await patchScimGroup(ctx.db, ctx.principal, params.id as string, body, groupView(scimListQuery(req).excludedAttributes)),
+  ),
 );
 export const handleDeleteGroup = scimRoute(async (_req, res, ctx, { params }) => {
   await deleteScimGroup(ctx.db, ctx.principal, params.id as string);

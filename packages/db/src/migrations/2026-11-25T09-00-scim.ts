@@ -53,7 +53,9 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable("groups").execute();
   await db.deleteFrom("api_tokens").where("type", "=", "scim").execute();
   await sql`alter table api_tokens drop constraint api_tokens_type_check`.execute(db);
-  await sql`alter table api_tokens add constraint api_tokens_type_check check (type in ('admin', 'client', 'frontend', 'personal'))`.execute(db);
+  await sql`alter table api_tokens add constraint api_tokens_type_check check (type in ('admin', 'client', 'frontend', 'personal'))`.execute(
+    db,
+  );
   await sql`drop trigger users_auth_change on users`.execute(db);
   await sql`create trigger users_auth_change after update of id, username, email, root_role, password_hash or delete on users
             for each row execute function vexil_notify_auth_change('user', 'id')`.execute(db);

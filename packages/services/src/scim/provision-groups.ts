@@ -52,7 +52,12 @@ function toScimGroup(row: GroupRow, members: Member[] | undefined): ScimGroup {
 }
 
 async function scimGroups(db: Kysely<Database>, rows: GroupRow[], view: ScimGroupView): Promise<ScimGroup[]> {
-  const members = view.withMembers ? await membersOf(db, rows.map((r) => r.id)) : undefined;
+  const members = view.withMembers
+    ? await membersOf(
+        db,
+        rows.map((r) => r.id),
+      )
+    : undefined;
   return rows.map((row) => toScimGroup(row, members ? (members.get(row.id) ?? []) : undefined));
 }
 
@@ -109,7 +114,10 @@ export async function createScimGroup(db: Kysely<Database>, by: Principal, body:
           .returningAll()
           .executeTakeFirstOrThrow();
         await setMembers(trx, by, row, state.members);
-        await appendEvent(trx, by, { type: "group-created", data: { id: row.id, name: row.name, scimId: row.scim_id, members: state.members } });
+        await appendEvent(trx, by, {
+          type: "group-created",
+          data: { id: row.id, name: row.name, scimId: row.scim_id, members: state.members },
+        });
         const [group] = await scimGroups(trx, [row], { withMembers: true });
         return group as ScimGroup;
       }),
@@ -117,7 +125,13 @@ export async function createScimGroup(db: Kysely<Database>, by: Principal, body:
 }
 
 /** Replaces a provisioned group's name, externalId and members (PUT). */
-export async function replaceScimGroup(db: Kysely<Database>, by: Principal, id: string, body: unknown, view: ScimGroupView): Promise<ScimGroup> {
+export async function replaceScimGroup(
+  db: Kysely<Database>,
+  by: Principal,
+  id: string,
+  body: unknown,
+  view: ScimGroupView,
+): Promise<ScimGroup> {
   const state = groupStateFromResource(body);
   return uniquely(
     () => state.displayName,
@@ -126,7 +140,13 @@ export async function replaceScimGroup(db: Kysely<Database>, by: Principal, id: 
 }
 
 /** Applies a PatchOp to a provisioned group: members added and removed as Entra and Okta send them, a rename. */
-export async function patchScimGroup(db: Kysely<Database>, by: Principal, id: string, body: unknown, view: ScimGroupView): Promise<ScimGroup> {
+export async function patchScimGroup(
+  db: Kysely<Database>,
+  by: Principal,
+  id: string,
+  body: unknown,
+  view: ScimGroupView,
+): Promise<ScimGroup> {
   const operations = parsePatchOperations(body);
   let state: ScimGroupState | undefined;
   return uniquely(
@@ -135,7 +155,10 @@ export async function patchScimGroup(db: Kysely<Database>, by: Principal, id: st
       inTransaction(db, async (trx) => {
         const row = await scimGroupRow(trx, id, true);
         const members = (await membersOf(trx, [row.id])).get(row.id) ?? [];
-        state = patchGroupState({ displayName: row.name, externalId: row.scim_external_id, members: members.map((m) => m.value) }, operations);
+        state = patchGroupState(
+          { displayName: row.name, externalId: row.scim_external_id, members: members.map((m) => m.value) },
+          operations,
+        );
         return writeGroupState(trx, by, row, state, view);
       }),
   );
@@ -166,9 +189,7 @@ async function writeGroupState(
 
 /** Makes the group's members exactly these provisioned users; an id that is no provisioned user is SCIM's invalidValue. */
 async function setMembers(trx: Transaction<Database>, by: Principal, group: GroupRow, scimIds: string[]): Promise<void> {
-  const users = scimIds.length
-    ? await trx.selectFrom("users").select(["id", "scim_id"]).where("scim_id", "in", scimIds).execute()
-    : [];
+  const users = scimIds.length ? await trx.selectFrom("users").select(["id", "scim_id"]).where("scim_id", "in", scimIds).execute() : [];
   const unknown = scimIds.filter((s) => !users.some((u) => u.scim_id === s));
   if (unknown.length) {
     throw new ScimRefusal("invalidValue", `There is no SCIM user with the id "${unknown[0]}" to make a member.`, "members");

@@ -85,24 +85,24 @@ export async function createScimUser(db: Kysely<Database>, by: Principal, body: 
   return uniquely(
     () => state,
     () =>
-    inTransaction(db, async (trx) => {
-      await assertUserNameFree(trx, state.userName, null);
-      const row = await trx
-        .insertInto("users")
-        .values({
-          username: state.userName,
-          email: state.email,
-          name: state.displayName,
-          root_role: RootRole.Viewer,
-          active: state.active,
-          scim_id: randomUUID(),
-          scim_external_id: state.externalId,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await appendEvent(trx, by, { type: "user-created", data: { ...userEventData(toUser(row)), scimId: row.scim_id } });
-      return toScimUser(row);
-    }),
+      inTransaction(db, async (trx) => {
+        await assertUserNameFree(trx, state.userName, null);
+        const row = await trx
+          .insertInto("users")
+          .values({
+            username: state.userName,
+            email: state.email,
+            name: state.displayName,
+            root_role: RootRole.Viewer,
+            active: state.active,
+            scim_id: randomUUID(),
+            scim_external_id: state.externalId,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await appendEvent(trx, by, { type: "user-created", data: { ...userEventData(toUser(row)), scimId: row.scim_id } });
+        return toScimUser(row);
+      }),
   );
 }
 
@@ -122,11 +122,11 @@ export async function patchScimUser(db: Kysely<Database>, by: Principal, id: str
   return uniquely(
     () => state,
     () =>
-    inTransaction(db, async (trx) => {
-      const row = await scimUserRow(trx, id, true);
-      state = patchUserState(stateOfRow(row), operations);
-      return writeUserState(trx, by, row, state);
-    }),
+      inTransaction(db, async (trx) => {
+        const row = await scimUserRow(trx, id, true);
+        state = patchUserState(stateOfRow(row), operations);
+        return writeUserState(trx, by, row, state);
+      }),
   );
 }
 

@@ -37,7 +37,8 @@ export function parseScimFilter(filter: string | undefined, allowed: readonly st
       throw new ScimRefusal("invalidFilter", `The value ${match[2]} of the filter is not a valid string.`, "filter");
     }
     // An escaped NUL is no text Postgres can compare.
-    if ((value as string).includes("\u0000")) throw new ScimRefusal("invalidFilter", "The filter's value contains a NUL character.", "filter");
+    if ((value as string).includes("\u0000"))
+      throw new ScimRefusal("invalidFilter", "The filter's value contains a NUL character.", "filter");
     terms.push({ attribute, value: value as string });
     rest = rest.slice(match[0].length);
     if (/\s+and\s+$/i.test(match[0]) && rest.trim() === "") {

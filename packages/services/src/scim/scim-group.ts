@@ -73,7 +73,8 @@ export function patchGroupState(state: ScimGroupState, operations: ScimPatchOper
         next.members = op === "replace" ? ids : [...new Set([...next.members, ...ids])];
       }
     } else if (one) {
-      if (op !== "remove") throw new ScimRefusal("invalidPath", `${path} can only be removed; add members with the path "members".`, "path");
+      if (op !== "remove")
+        throw new ScimRefusal("invalidPath", `${path} can only be removed; add members with the path "members".`, "path");
       const id = JSON.parse(one[1] as string) as string;
       next.members = next.members.filter((m) => m !== id);
     }

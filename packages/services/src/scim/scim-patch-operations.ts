@@ -13,7 +13,11 @@ const isObject = (value: unknown): value is Record<string, unknown> => !!value &
 /** The `Operations` of a PatchOp body (RFC 7644 §3.5.2), checked for shape; what each path means is the resource's to say. */
 export function parsePatchOperations(body: unknown): ScimPatchOperation[] {
   if (!isObject(body) || !Array.isArray(body.Operations)) {
-    throw new ScimRefusal("invalidSyntax", 'A PATCH body is a PatchOp: {"schemas": [...PatchOp], "Operations": [{"op", "path", "value"}]}.', "Operations");
+    throw new ScimRefusal(
+      "invalidSyntax",
+      'A PATCH body is a PatchOp: {"schemas": [...PatchOp], "Operations": [{"op", "path", "value"}]}.',
+      "Operations",
+    );
   }
   if (body.Operations.length === 0) throw new ScimRefusal("invalidSyntax", "A PATCH needs at least one operation.", "Operations");
   return body.Operations.map((raw, i) => {
@@ -22,15 +26,24 @@ export function parsePatchOperations(body: unknown): ScimPatchOperation[] {
     }
     const op = (raw.op as string).toLowerCase();
     if (op !== "add" && op !== "replace" && op !== "remove") {
-      throw new ScimRefusal("invalidSyntax", `Operation ${i} has the op "${raw.op}"; SCIM's ops are add, replace and remove.`, `Operations.${i}.op`);
+      throw new ScimRefusal(
+        "invalidSyntax",
+        `Operation ${i} has the op "${raw.op}"; SCIM's ops are add, replace and remove.`,
+        `Operations.${i}.op`,
+      );
     }
     if (raw.path !== undefined && (typeof raw.path !== "string" || raw.path.trim() === "")) {
       throw new ScimRefusal("invalidPath", `Operation ${i} has a path that is no attribute path.`, `Operations.${i}.path`);
     }
     const path = raw.path === undefined ? undefined : (raw.path as string).trim();
-    if (path === undefined && op === "remove") throw new ScimRefusal("noTarget", `Operation ${i} removes without a path.`, `Operations.${i}.path`);
+    if (path === undefined && op === "remove")
+      throw new ScimRefusal("noTarget", `Operation ${i} removes without a path.`, `Operations.${i}.path`);
     if (path === undefined && !isObject(raw.value)) {
-      throw new ScimRefusal("invalidValue", `Operation ${i} has no path, so its value must be an object of attributes.`, `Operations.${i}.value`);
+      throw new ScimRefusal(
+        "invalidValue",
+        `Operation ${i} has no path, so its value must be an object of attributes.`,
+        `Operations.${i}.value`,
+      );
     }
     return { op, path, value: raw.value };
   });
@@ -42,7 +55,9 @@ export function parsePatchOperations(body: unknown): ScimPatchOperation[] {
  */
 export function withPaths(operations: ScimPatchOperation[]): { op: ScimPatchOperation["op"]; path: string; value: unknown }[] {
   return operations.flatMap((o) =>
-    o.path !== undefined ? [{ op: o.op, path: o.path, value: o.value }] : Object.entries(o.value as object).map(([path, value]) => ({ op: o.op, path, value })),
+    o.path !== undefined
+      ? [{ op: o.op, path: o.path, value: o.value }]
+      : Object.entries(o.value as object).map(([path, value]) => ({ op: o.op, path, value })),
   );
 }
 

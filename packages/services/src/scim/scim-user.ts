@@ -45,7 +45,13 @@ export function toScimUser(row: UserRow): ScimUser {
 }
 
 export function stateOfRow(row: UserRow): ScimUserState {
-  return { userName: row.username ?? row.email ?? "", externalId: row.scim_external_id, displayName: row.name, email: row.email, active: row.active };
+  return {
+    userName: row.username ?? row.email ?? "",
+    externalId: row.scim_external_id,
+    displayName: row.name,
+    email: row.email,
+    active: row.active,
+  };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === "object" && !Array.isArray(value);
@@ -70,8 +76,12 @@ function nameOf(value: unknown): string | null {
 /** The e-mail of an `emails` list: the primary one, else the work one, else the first. */
 function emailOf(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  if (!Array.isArray(value) || !value.every(isObject)) throw new ScimRefusal("invalidValue", "emails must be a list of {value, type, primary}.", "emails");
-  const chosen = value.find((e) => e.primary === true || e.primary === "True" || e.primary === "true") ?? value.find((e) => e.type === "work") ?? value[0];
+  if (!Array.isArray(value) || !value.every(isObject))
+    throw new ScimRefusal("invalidValue", "emails must be a list of {value, type, primary}.", "emails");
+  const chosen =
+    value.find((e) => e.primary === true || e.primary === "True" || e.primary === "true") ??
+    value.find((e) => e.type === "work") ??
+    value[0];
   return chosen === undefined ? null : email(chosen.value, "emails.value");
 }
 
