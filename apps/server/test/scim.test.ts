@@ -33,6 +33,11 @@ function assertScimError(res: Reply, status: number, scimType?: string): void {
   assert.type(res.json.detail, "string");
 }
 
+/** A resource deleted: 204 and no body (RFC 7644 §3.6). */
+function assertNoContent(res: Reply): void {
+  assert.equal([res.status, res.json], [204, undefined]);
+}
+
 function assertScim(res: Reply, status: number): void {
   assert.is(res.status, status, JSON.stringify(res.json));
   assert.is(res.headers["content-type"], "application/scim+json; charset=utf-8");
@@ -223,7 +228,7 @@ test("Entra: create with its extension and roles, then PATCH with capitalised op
     byExternalId.json.Resources.map((u: { id: string }) => u.id),
     [id],
   );
-  assertScim(await scim("DELETE", `/Users/${id}`), 204);
+  assertNoContent(await scim("DELETE", `/Users/${id}`));
 });
 
 test("paging: startIndex is 1-based, count bounds the page, totalResults counts them all", async () => {
@@ -318,7 +323,7 @@ test("groups: Entra's create, look-up without members, members added and removed
   // Deleting a member leaves the group; deleting the group leaves the users.
   await scim("DELETE", `/Users/${alice}`);
   assert.equal(await memberIds(), []);
-  assertScim(await scim("DELETE", `/Groups/${id}`), 204);
+  assertNoContent(await scim("DELETE", `/Groups/${id}`));
   assert.is(await db.selectFrom("groups").select("id").where("scim_id", "=", id).executeTakeFirst(), undefined);
   assert.ok(await userRow(bob));
   await scim("DELETE", `/Users/${bob}`);
@@ -524,7 +529,7 @@ test("a provisioned user: scimId at login, no change by hand, no password login 
   );
   // Deleting over SCIM ends the sessions too.
   const again = await loginHeaders(srv, "walter@example.com", "walter's own password");
-  assertScim(await scim("DELETE", `/Users/${id}`), 204);
+  assertNoContent(await scim("DELETE", `/Users/${id}`));
   assertError(await srv.call("GET", "/api/admin/projects", { headers: again }), 401, "AuthenticationRequired");
 });
 

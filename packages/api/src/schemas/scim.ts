@@ -3,12 +3,13 @@ import { z } from "zod";
 const index = (description: string) =>
   z
     .union([
-      z.number().int(),
+      z.number(),
       z
         .string()
         .regex(/^-?[0-9]{1,9}$/, "must be a whole number")
         .transform(Number),
     ])
+    .pipe(z.number().int().min(-999_999_999).max(999_999_999))
     .meta({
       description,
       override: ({ jsonSchema }) => {
