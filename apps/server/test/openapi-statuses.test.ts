@@ -32,7 +32,8 @@ const operations: Operation[] = Object.entries<any>(doc.paths).flatMap(([path, i
 );
 
 const fill = (path: string, value: (name: string) => string) => path.replace(/\{(\w+)\}/g, (_, name: string) => value(name));
-const absent = (name: string) => (name === "id" ? "987654" : "no-such-thing");
+// Numbered records: `{id}`, and a group's `{groupId}` (Unleash's name for it).
+const absent = (name: string) => (name === "id" || name === "groupId" ? "987654" : "no-such-thing");
 
 /** Sends one probe and checks that the status it gets is one the document lists for the operation. */
 async function probe(op: Operation, label: string, path: string, options: Parameters<typeof srv.call>[2], expected?: number) {

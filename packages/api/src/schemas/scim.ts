@@ -55,7 +55,7 @@ export const scimGroupSchema = z
     id: z.string(),
     externalId: z.string().optional(),
     displayName: z.string(),
-    members: z.array(z.object({ value: z.string(), display: z.string(), $ref: z.string(), type: z.literal("User") })).optional(),
+    members: z.array(z.object({ value: z.string(), display: z.string(), type: z.literal("User") })).optional(),
     meta: meta("Group"),
   })
   .meta({ id: "ScimGroup", description: "A provisioned group as SCIM shows it (RFC 7643 §4.2)" });

@@ -46,7 +46,7 @@ function toScimGroup(row: GroupRow, members: Member[] | undefined): ScimGroup {
     id,
     ...(row.scim_external_id === null ? {} : { externalId: row.scim_external_id }),
     displayName: row.name,
-    ...(members === undefined ? {} : { members: members.map((m) => ({ ...m, $ref: `/scim/v2/Users/${m.value}`, type: "User" as const })) }),
+    ...(members === undefined ? {} : { members: members.map((m) => ({ ...m, type: "User" as const })) }),
     meta: { resourceType: "Group", created: row.created_at, location: `/scim/v2/Groups/${id}` },
   };
 }

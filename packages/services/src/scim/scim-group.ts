@@ -16,7 +16,8 @@ export interface ScimGroup {
   id: string;
   externalId?: string;
   displayName: string;
-  members?: { value: string; display: string; $ref: string; type: "User" }[];
+  // No `$ref` (optional in RFC 7643 §4.2): the member's URI is `/scim/v2/Users/<value>`.
+  members?: { value: string; display: string; type: "User" }[];
   meta: { resourceType: "Group"; created: Date; location: string };
 }
 
