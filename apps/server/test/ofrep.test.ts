@@ -136,6 +136,33 @@ test("a flag outside the token's scope, or none at all, is FLAG_NOT_FOUND", asyn
   }
 });
 
+test("a repeated single-flag request gets the flag's current answer: after a change, per caller, and drawn anew under random stickiness", async () => {
+  const ask = async (key: string, headers: Record<string, string> = client) =>
+    (await evaluate(key, { targetingKey: "carol" }, headers)).json;
+  assert.is((await ask("of.static")).value, true);
+  assert.is((await ask("of.static")).value, true);
+  await setup("POST", `${env("of.static")}/off`);
+  assert.equal(await ask("of.static"), { key: "of.static", reason: "DISABLED", metadata: { enabled: false } });
+  await setup("POST", `${env("of.static")}/on`);
+  assert.is((await ask("of.static")).value, true);
+  // The same body from a browser's token: its address stands in for remoteAddress, which the server's token never has.
+  await flag("of.here");
+  await setup("POST", `${env("of.here")}/strategies`, { name: "remoteAddress", parameters: { IPs: "127.0.0.1" } });
+  assert.is((await ask("of.here")).value, false);
+  assert.is((await ask("of.here", frontend)).value, true);
+  assert.is((await ask("of.here")).value, false);
+  await flag("of.coin");
+  await setup("POST", `${env("of.coin")}/strategies`, {
+    name: "flexibleRollout",
+    parameters: { rollout: "50", stickiness: "random", groupId: "coin" },
+  });
+  const seen = new Set<boolean>();
+  for (let i = 0; i < 64 && seen.size < 2; i++) seen.add((await ask("of.coin")).value);
+  assert.equal([...seen].sort(), [false, true]);
+  // Off again: a draw in the scope would make the bulk answer's 304s below a matter of chance.
+  await setup("POST", `${env("of.coin")}/off`);
+});
+
 test("a context that breaks a bound is INVALID_CONTEXT naming the field; a body that is no JSON object is PARSE_ERROR", async () => {
   const long = await evaluate("of.static", { targetingKey: "x".repeat(1001) });
   assert.is(long.status, 400);

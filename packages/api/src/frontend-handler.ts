@@ -5,7 +5,7 @@ import type { ProtectedContext } from "./context.ts";
 import { contextFromQuery } from "./frontend-query.ts";
 import { withCallerAddress } from "./frontend-toggles.ts";
 import { answerPoll, pollAbout } from "./poll-answer.ts";
-import { createPollMemo } from "./poll-memo.ts";
+import { createPollMemo, stillHolds } from "./poll-memo.ts";
 import { frontendContextInputSchema, frontendRequestSchema } from "./schemas/frontend.ts";
 import type { RawHandler } from "./trpc.ts";
 
@@ -44,13 +44,7 @@ export const handleFrontendQuery: RawHandler = async (req, res, ctx) => {
   const snapshot = await ctx.deps.servedFeatures.frontend(scope);
   const { dependencies } = snapshot;
   let etag: string | undefined;
-  if (
-    seen &&
-    seen.dependencies === dependencies &&
-    seen.environment === scope.environment &&
-    seen.projects === scope.projects &&
-    dependencies.dateBoundaries.length === 0
-  ) {
+  if (stillHolds(seen, dependencies, scope)) {
     etag = seen.etag;
   } else {
     etag = pollEtag(dependencies, context, pollAbout("frontend", scope));

@@ -1,13 +1,15 @@
-import type { FrontendContext } from "@vexil/services";
+import type { ClientScope, EvaluationDependencies, FrontendContext } from "@vexil/services";
 
 /** What a repeated poll's raw request stood for: its context, and the ETag it had over one snapshot of one scope. */
 export interface RememberedPoll {
   context: FrontendContext;
   /** The snapshot's dependencies (its identity: a new snapshot has new ones), the scope, and the ETag over them. */
-  dependencies: object;
+  dependencies: EvaluationDependencies;
   environment: string;
   projects: readonly string[];
   etag: string | undefined;
+  /** The answer's bytes, for a route that answers 200s only (OFREP's single flag): kept when the ETag says they cannot differ. */
+  answer?: Buffer;
 }
 
 // Raw requests kept at once, and the longest kept: past the first the memo starts over, and a
@@ -33,4 +35,19 @@ export function createPollMemo() {
       polls.set(key, poll);
     },
   };
+}
+
+/** Whether a remembered poll's ETag (and answer) still holds: the same snapshot and scope, and no date constraint in it. */
+export function stillHolds(
+  seen: RememberedPoll | undefined,
+  dependencies: EvaluationDependencies,
+  scope: ClientScope,
+): seen is RememberedPoll {
+  return (
+    seen !== undefined &&
+    seen.dependencies === dependencies &&
+    seen.environment === scope.environment &&
+    seen.projects === scope.projects &&
+    dependencies.dateBoundaries.length === 0
+  );
 }

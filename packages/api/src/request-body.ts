@@ -49,9 +49,9 @@ function payloadTooLarge(limit: number): TransportError {
   return new TransportError("PayloadTooLarge", `The request body is larger than the limit of ${limit} bytes.`);
 }
 
-function parseJson(body: Buffer): unknown {
+function parseJson(text: string): unknown {
   try {
-    return JSON.parse(body.toString("utf8"));
+    return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : "unreadable";
     throw new ValidationError(`The request body is not valid JSON: ${reason}`, [{ path: "", message: "malformed JSON" }]);
@@ -67,15 +67,23 @@ function requestHasBody(req: IncomingMessage): boolean {
   return req.headers["transfer-encoding"] !== undefined;
 }
 
+/** A request's JSON body: its value, and the text it was read from (a repeated poll is known by it). */
+export interface JsonBody {
+  value: unknown;
+  text: string | undefined;
+}
+
+const NO_BODY: JsonBody = { value: undefined, text: undefined };
+
 /**
  * A request's JSON body, checked in the order of docs/errors.md#check-order: content type (415), size (413), JSON
- * (400). `undefined` when the request has no body; its socket is then free for the next request.
+ * (400). Its value is `undefined` when the request has no body; its socket is then free for the next request.
  */
-export async function readJsonBody(req: IncomingMessage, limit: number, mediaType?: string): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, limit: number, mediaType?: string): Promise<JsonBody> {
   if (!requestHasBody(req)) {
     // An unread body would otherwise hold the connection's next request hostage.
     req.resume();
-    return undefined;
+    return NO_BODY;
   }
   const type = req.headers["content-type"] ?? "";
   if (!JSON_TYPE.test(type) && !(mediaType !== undefined && mediaTypeOf(type) === mediaType)) {
@@ -85,5 +93,6 @@ export async function readJsonBody(req: IncomingMessage, limit: number, mediaTyp
       `Content type "${type || "(none)"}" is not supported; send the body as ${sendAs} and set the Content-Type header accordingly.`,
     );
   }
-  return parseJson(await readBody(req, limit));
+  const text = (await readBody(req, limit)).toString("utf8");
+  return { value: parseJson(text), text };
 }

@@ -197,8 +197,9 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
     failureRoute: FailureRoute,
   ) => {
     try {
-      const body = route.hasBody ? await readJsonBody(req, bodyLimit, route.meta.raw?.mediaType) : undefined;
-      if (route.meta.raw) return await route.meta.raw.serve(req, res, ctx as ProtectedContext, { params, body });
+      const read = route.hasBody ? await readJsonBody(req, bodyLimit, route.meta.raw?.mediaType) : undefined;
+      const body = read?.value;
+      if (route.meta.raw) return await route.meta.raw.serve(req, res, ctx as ProtectedContext, { params, body, text: read?.text });
 
       let input: Record<string, unknown> = route.hasBody ? params : { ...queryParameters(url, queryAt), ...params };
       if (body !== undefined) {
@@ -252,7 +253,7 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       const raw = found.route.meta.raw;
       if (raw && !found.route.hasBody) {
         return raw
-          .serve(req, res, ctx as ProtectedContext, { params: found.params, body: undefined })
+          .serve(req, res, ctx as ProtectedContext, { params: found.params, body: undefined, text: undefined })
           .catch((error) => sendError(res, ctx.log, error, failureRoute));
       }
     } catch (error) {

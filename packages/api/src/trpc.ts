@@ -14,6 +14,8 @@ interface RawRequest {
   params: Record<string, string>;
   /** The JSON body, read and checked (415, 413, malformed) for a method that has one; undefined when none was sent. */
   body: unknown;
+  /** The body's text as sent (undefined when none was): a repeated poll is known by it. */
+  text: string | undefined;
 }
 
 /**

@@ -113,6 +113,7 @@ export {
 export { createFrontendEvaluator, type FrontendToggle } from "./frontend-evaluation/frontend-evaluator.ts";
 export { createCompiledEvaluator } from "./compiled-evaluation/compiled-evaluator.ts";
 export { bodyEtag, pollEtag } from "./frontend-evaluation/poll-etag.ts";
+export type { EvaluationDependencies } from "./frontend-evaluation/evaluation-dependencies.ts";
 export type { ClientDeltaEvent, HydrationEvent } from "./client-streaming/client-delta-event.ts";
 export {
   type ClientFeatureUpdate,

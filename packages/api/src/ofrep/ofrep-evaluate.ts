@@ -24,6 +24,15 @@ export function ofrepRequestContext(ctx: ProtectedContext, body: unknown): Front
   return browser && !context.remoteAddress ? { ...context, remoteAddress: ctx.ip } : context;
 }
 
+/**
+ * Who asked, as far as an OFREP answer depends on it besides the body: the caller (its scope, its
+ * event stream, whether its address stands in for a missing `remoteAddress`) and its address.
+ */
+export function ofrepCallerKey(ctx: ProtectedContext): string {
+  const who = ctx.principal.kind === "user" ? `user:${ctx.principal.userId}` : `${ctx.principal.kind}:${ctx.principal.tokenId}`;
+  return `${who}\u0000${ctx.ip}`;
+}
+
 /** One flag of the token's scope for the body's context, by the frontend API's evaluator; a flag outside the scope is FLAG_NOT_FOUND. */
 export async function ofrepFlag(ctx: ProtectedContext, key: string, body: unknown): Promise<OfrepEvaluation> {
   const context = ofrepRequestContext(ctx, body);
