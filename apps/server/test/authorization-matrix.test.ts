@@ -11,6 +11,8 @@ import {
   createEnvironment,
   createFeature,
   createPersonalToken,
+  createScimGroup,
+  createScimUser,
   createSegment,
   createTag,
   createTagType,
@@ -86,20 +88,25 @@ interface Row {
   fresh?: boolean;
 }
 
-//                                         nobody tampered revoked viewer editor admin adminToken clientToken personalToken(Editor) frontendToken
-const READ = "401 401 401 200 200 200 200 403 200 403";
-const ADMIN_ONLY = "401 401 401 403 403 200 200 403 403 403";
-const ADMIN_CREATES = "401 401 401 403 403 201 201 403 403 403";
-const EDITOR_WRITES = "401 401 401 403 200 200 200 403 200 403";
-const PUBLIC = "200 200 200 200 200 200 200 200 200 200";
-const NOT_SET_UP = "404 404 404 404 404 404 404 404 404 404";
-const SDK = "401 401 401 403 403 403 200 200 403 403";
-const SKIPPERS = "401 401 401 403 403 200 200 403 403 403";
+//                                         nobody tampered revoked viewer editor admin adminToken clientToken personalToken(Editor) frontendToken scimToken
+const READ = "401 401 401 200 200 200 200 403 200 403 403";
+const ADMIN_ONLY = "401 401 401 403 403 200 200 403 403 403 403";
+const ADMIN_CREATES = "401 401 401 403 403 201 201 403 403 403 403";
+const EDITOR_WRITES = "401 401 401 403 200 200 200 403 200 403 403";
+const PUBLIC = "200 200 200 200 200 200 200 200 200 200 200";
+const NOT_SET_UP = "404 404 404 404 404 404 404 404 404 404 404";
+const SDK = "401 401 401 403 403 403 200 200 403 403 403";
+const SKIPPERS = "401 401 401 403 403 200 200 403 403 403 403";
 // The frontend API takes frontend tokens (and admin tokens, as in Unleash); nothing else.
-const FRONTEND = "401 401 401 403 403 403 200 403 403 200";
-const SDK_ACCEPTS = "401 401 401 403 403 403 202 202 403 403";
+const FRONTEND = "401 401 401 403 403 403 200 403 403 200 403";
+const SDK_ACCEPTS = "401 401 401 403 403 403 202 202 403 403 403";
 // OFREP takes either SDK token (a server provider's client token, a browser's frontend token) and an admin token.
-const OFREP = "401 401 401 403 403 403 200 200 403 200";
+const OFREP = "401 401 401 403 403 403 200 200 403 200 403";
+// SCIM takes a SCIM token and nothing else; a SCIM token is refused everywhere else (docs/scim.md#the-scim-token).
+const SCIM = "401 401 401 403 403 403 403 403 403 403 200";
+const SCIM_CREATES = "401 401 401 403 403 403 403 403 403 403 201";
+const SCIM_DELETES = "401 401 401 403 403 403 403 403 403 403 204";
+const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 
 /** The one table: every route the server serves, and who gets which status. */
 const MATRIX: Record<string, Row> = {
@@ -133,7 +140,7 @@ const MATRIX: Record<string, Row> = {
 
   "GET /api/admin/projects/{projectId}/features": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
   "POST /api/admin/projects/{projectId}/features": {
-    expect: "401 401 401 403 201 201 201 403 201 403",
+    expect: "401 401 401 403 201 201 201 403 201 403 403",
     request: () => ({ params: { projectId: "default" }, body: { name: unique("feature") } }),
   },
   "GET /api/admin/projects/{projectId}/features/{featureName}": {
@@ -197,7 +204,10 @@ const MATRIX: Record<string, Row> = {
   "GET /api/admin/strategies": { expect: READ },
   "POST /api/admin/strategies": { expect: ADMIN_CREATES, request: () => ({ body: { name: unique("strategy"), parameters: [] } }) },
   "GET /api/admin/segments": { expect: READ },
-  "POST /api/admin/segments": { expect: "401 401 401 403 201 201 201 403 201 403", request: () => ({ body: { name: unique("segment") } }) },
+  "POST /api/admin/segments": {
+    expect: "401 401 401 403 201 201 201 403 201 403 403",
+    request: () => ({ body: { name: unique("segment") } }),
+  },
   "GET /api/admin/segments/{id}": { expect: READ, request: async () => ({ params: { id: await newSegment() } }) },
   "GET /api/admin/segments/{id}/strategies": { expect: READ, request: async () => ({ params: { id: await newSegment() } }) },
   "PUT /api/admin/segments/{id}": {
@@ -298,7 +308,7 @@ const MATRIX: Record<string, Row> = {
   },
   // A token is not a user and has no password of its own.
   "POST /api/admin/user/change-password": {
-    expect: "401 401 401 200 200 200 403 403 200 403",
+    expect: "401 401 401 200 200 200 403 403 200 403 403",
     fresh: true,
     request: () => ({ body: { password: "my new long password" } }),
   },
@@ -313,13 +323,13 @@ const MATRIX: Record<string, Row> = {
     },
   },
   // Personal tokens belong to users: an admin token has none.
-  "GET /api/admin/user/tokens": { expect: "401 401 401 200 200 200 403 403 200 403" },
+  "GET /api/admin/user/tokens": { expect: "401 401 401 200 200 200 403 403 200 403 403" },
   "POST /api/admin/user/tokens": {
-    expect: "401 401 401 201 201 201 403 403 201 403",
+    expect: "401 401 401 201 201 201 403 403 201 403 403",
     request: () => ({ body: { description: "mine", expiresAt: null } }),
   },
   "DELETE /api/admin/user/tokens/{id}": {
-    expect: "401 401 401 200 200 200 403 403 200 403",
+    expect: "401 401 401 200 200 200 403 403 200 403 403",
     request: async (caller) => {
       // The caller's own token where it is a user, else someone else's (refused before it is looked up).
       const ownerId = caller.userId ?? setup.id;
@@ -339,7 +349,7 @@ const MATRIX: Record<string, Row> = {
   },
   // Change requests are proposed and approved by users; an admin token is refused.
   "POST /api/admin/projects/{projectId}/environments/{environment}/change-requests": {
-    expect: "401 401 401 403 200 200 403 403 200 403",
+    expect: "401 401 401 403 200 200 403 403 200 403 403",
     request: () => ({
       params: { projectId: "default", environment: "production" },
       body: { feature: FEATURE, action: "updateEnabled", payload: { enabled: false } },
@@ -351,18 +361,18 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ params: { projectId: "default", id: readableCr } }),
   },
   "PUT /api/admin/projects/{projectId}/change-requests/{id}/state": {
-    expect: "401 401 401 403 200 200 403 403 200 403",
+    expect: "401 401 401 403 200 200 403 403 200 403 403",
     request: async () => ({ params: { projectId: "default", id: await changeRequestInReview() }, body: { state: "Approved" } }),
   },
 
   // Archive, revive, delete (docs/flag-model.md#archive-revive-delete). Production of "default" is gated: archiving is a
   // direct write there, so only those who may skip change requests archive; reviving and deleting an archived flag are not gated.
   "DELETE /api/admin/projects/{projectId}/features/{featureName}": {
-    expect: "401 401 401 403 403 202 202 403 403 403",
+    expect: "401 401 401 403 403 202 202 403 403 403 403",
     request: async () => ({ params: { projectId: "default", featureName: await newFeature() } }),
   },
   "POST /api/admin/projects/{projectId}/archive": {
-    expect: "401 401 401 403 403 202 202 403 403 403",
+    expect: "401 401 401 403 403 202 202 403 403 403 403",
     request: async () => ({ params: { projectId: "default" }, body: { features: [await newFeature()] } }),
   },
   "POST /api/admin/projects/{projectId}/archive/validate": {
@@ -389,7 +399,7 @@ const MATRIX: Record<string, Row> = {
   // creating a tag needs only to be authenticated, as in Unleash.
   "GET /api/admin/tag-types": { expect: READ },
   "POST /api/admin/tag-types": {
-    expect: "401 401 401 403 201 201 201 403 201 403",
+    expect: "401 401 401 403 201 201 201 403 201 403 403",
     request: () => ({ body: { name: unique("tag-type") } }),
   },
   "POST /api/admin/tag-types/validate": { expect: READ, request: () => ({ body: { name: unique("tag-type") } }) },
@@ -402,7 +412,7 @@ const MATRIX: Record<string, Row> = {
   // Context fields: reading for anyone signed in; writes are Editors' (CREATE/UPDATE/DELETE_CONTEXT_FIELD, as in Unleash).
   "GET /api/admin/context": { expect: READ },
   "POST /api/admin/context": {
-    expect: "401 401 401 403 201 201 201 403 201 403",
+    expect: "401 401 401 403 201 201 201 403 201 403 403",
     request: () => ({ body: { name: unique("ctx") } }),
   },
   "POST /api/admin/context/validate": { expect: EDITOR_WRITES, request: () => ({ body: { name: unique("ctx") } }) },
@@ -426,7 +436,7 @@ const MATRIX: Record<string, Row> = {
   },
   "GET /api/admin/tags": { expect: READ },
   "POST /api/admin/tags": {
-    expect: "401 401 401 201 201 201 201 403 201 403",
+    expect: "401 401 401 201 201 201 201 403 201 403 403",
     request: () => ({ body: { type: "simple", value: unique("tag") } }),
   },
   "GET /api/admin/tags/{type}": { expect: READ, request: () => ({ params: { type: "simple" } }) },
@@ -434,7 +444,7 @@ const MATRIX: Record<string, Row> = {
   "DELETE /api/admin/tags/{type}/{value}": { expect: EDITOR_WRITES, request: async () => ({ params: await newTag() }) },
   "GET /api/admin/features/{featureName}/tags": { expect: READ, request: () => ({ params: { featureName: FEATURE } }) },
   "POST /api/admin/features/{featureName}/tags": {
-    expect: "401 401 401 403 201 201 201 403 201 403",
+    expect: "401 401 401 403 201 201 201 403 201 403 403",
     request: () => ({ params: { featureName: FEATURE }, body: { type: "simple", value: unique("tag") } }),
   },
   "PUT /api/admin/features/{featureName}/tags": {
@@ -461,7 +471,7 @@ const MATRIX: Record<string, Row> = {
     }),
   },
   "POST /api/admin/projects/{projectId}/stale": {
-    expect: "401 401 401 403 202 202 202 403 202 403",
+    expect: "401 401 401 403 202 202 202 403 202 403 403",
     request: () => ({ params: { projectId: "default" }, body: { features: [FEATURE], stale: seq++ % 2 === 0 } }),
   },
   "GET /api/admin/feature-types": { expect: READ },
@@ -490,7 +500,7 @@ const MATRIX: Record<string, Row> = {
   },
   // A clone writes strategies into every environment: production is gated, so only those who may skip change requests clone.
   "POST /api/admin/projects/{projectId}/features/{featureName}/clone": {
-    expect: "401 401 401 403 403 201 201 403 403 403",
+    expect: "401 401 401 403 403 201 201 403 403 403 403",
     request: () => ({ params: { projectId: "default", featureName: FEATURE }, body: { name: unique("clone") } }),
   },
   "POST /api/admin/projects/{projectId}/bulk_features/environments/{environment}/on": {
@@ -517,7 +527,7 @@ const MATRIX: Record<string, Row> = {
   "POST /api/admin/features-batch/export": { expect: READ, request: () => ({ body: { environment: "development", features: [FEATURE] } }) },
   "POST /api/admin/features-batch/validate": { expect: READ, request: () => ({ body: batchImport(unique("batch")) }) },
   "POST /api/admin/features-batch/import": {
-    expect: "401 401 401 403 200 200 400 403 200 403",
+    expect: "401 401 401 403 200 200 400 403 200 403 403",
     request: () => ({ body: batchImport(unique("batch")) }),
   },
   "POST /ofrep/v1/evaluate/flags/{key}": {
@@ -540,6 +550,42 @@ const MATRIX: Record<string, Row> = {
   },
   // The inbox lists what the caller can act on; a viewer's is empty, an SDK token is refused as on the rest of the admin API.
   "GET /api/admin/change-requests/inbox": { expect: READ },
+
+  "GET /scim/v2/ServiceProviderConfig": { expect: SCIM },
+  "GET /scim/v2/ResourceTypes": { expect: SCIM },
+  "GET /scim/v2/Schemas": { expect: SCIM },
+  "GET /scim/v2/Users": { expect: SCIM },
+  "POST /scim/v2/Users": { expect: SCIM_CREATES, request: () => ({ body: { userName: unique("scim-user") } }) },
+  "GET /scim/v2/Users/{id}": { expect: SCIM, request: async () => ({ params: { id: await newScimUser() } }) },
+  "PUT /scim/v2/Users/{id}": {
+    expect: SCIM,
+    request: async () => ({ params: { id: await newScimUser() }, body: { userName: unique("scim-user"), active: true } }),
+  },
+  "PATCH /scim/v2/Users/{id}": {
+    expect: SCIM,
+    request: async () => ({
+      params: { id: await newScimUser() },
+      body: { schemas: [PATCH_OP], Operations: [{ op: "replace", value: { active: false } }] },
+    }),
+  },
+  "DELETE /scim/v2/Users/{id}": { expect: SCIM_DELETES, request: async () => ({ params: { id: await newScimUser() } }) },
+  "GET /scim/v2/Groups": { expect: SCIM },
+  "POST /scim/v2/Groups": { expect: SCIM_CREATES, request: () => ({ body: { displayName: unique("scim-group"), members: [] } }) },
+  "GET /scim/v2/Groups/{id}": { expect: SCIM, request: async () => ({ params: { id: (await newScimGroup()).scimId } }) },
+  "PUT /scim/v2/Groups/{id}": {
+    expect: SCIM,
+    request: async () => ({ params: { id: (await newScimGroup()).scimId }, body: { displayName: unique("scim-group") } }),
+  },
+  "PATCH /scim/v2/Groups/{id}": {
+    expect: SCIM,
+    request: async () => ({
+      params: { id: (await newScimGroup()).scimId },
+      body: { schemas: [PATCH_OP], Operations: [{ op: "Add", path: "members", value: [{ value: await newScimUser() }] }] },
+    }),
+  },
+  "DELETE /scim/v2/Groups/{id}": { expect: SCIM_DELETES, request: async () => ({ params: { id: (await newScimGroup()).scimId } }) },
+  "GET /api/admin/groups": { expect: ADMIN_ONLY },
+  "GET /api/admin/groups/{groupId}": { expect: ADMIN_ONLY, request: async () => ({ params: { groupId: (await newScimGroup()).id } }) },
 };
 
 async function newStrategy(): Promise<string> {
@@ -569,6 +615,15 @@ async function newTag(): Promise<{ type: string; value: string }> {
 const ADDON = { provider: "webhook", enabled: false, parameters: { url: "http://127.0.0.1:9/matrix" }, events: ["feature-created"] };
 async function newAddon(): Promise<number> {
   return (await createAddon(db, null, ADDON)).id;
+}
+const scimBy = { kind: "scim-token", tokenId: 0, tokenName: "matrix-idp" } as const;
+async function newScimUser(): Promise<string> {
+  return (await createScimUser(db, scimBy, { userName: unique("scim-user") })).id;
+}
+async function newScimGroup(): Promise<{ id: number; scimId: string }> {
+  const group = await createScimGroup(db, scimBy, { displayName: unique("scim-group") });
+  const row = await db.selectFrom("groups").select("id").where("scim_id", "=", group.id).executeTakeFirstOrThrow();
+  return { id: row.id, scimId: group.id };
 }
 async function newBanner(): Promise<number> {
   return (await createBanner(db, null, { message: "fixture" })).id;
@@ -655,7 +710,7 @@ async function runCell(transport: "rest" | "trpc", route: string, row: Row, kind
     status = res.status;
     body = res.json;
     // tRPC answers every success with 200.
-    if (expected === 201 || expected === 202) expected = 200;
+    if (expected === 201 || expected === 202 || expected === 204) expected = 200;
   }
   cells++;
   if (status !== expected)

@@ -82,7 +82,7 @@ test("bad usage: exit 2, one line naming the problem and pointing to --help, and
       ],
       [["user", "add", "--username", "x", "--role", "Editor", "--email", "not-mail"], /^vexil user add: --email must be an e-mail address/],
       [["token", "create", "--name", "t"], /^vexil token create: missing required flag --type/],
-      [["token", "create", "--name", "t", "--type", "root"], /--type must be one of admin, client, frontend/],
+      [["token", "create", "--name", "t", "--type", "root"], /--type must be one of admin, client, frontend, scim/],
       [
         ["token", "create", "--name", "t", "--type", "admin", "--project", "default"],
         /--project and --environment apply to client and frontend tokens/,
@@ -299,6 +299,10 @@ test("token create prints only the secret on stdout, stores its hash, and refuse
     const browser = await runVexil(["token", "create", "--name", "web", "--type", "frontend", "--project", "default"], { env: cli.env });
     assert.is(browser.code, 0, browser.stderr);
     assert.match(browser.stdout, /^default:development\.[0-9a-f]{64}\n$/);
+    const idp = await runVexil(["token", "create", "--name", "okta", "--type", "scim"], { env: cli.env });
+    assert.is(idp.code, 0, idp.stderr);
+    assert.match(idp.stdout, /^scim:[0-9a-f]{64}\n$/);
+    assert.match(idp.stderr, 'Created the scim token "okta" (id');
     const unknown = await runVexil(["token", "create", "--name", "sdk2", "--type", "frontend", "--environment", "moon"], { env: cli.env });
     assert.equal([unknown.code, unknown.stdout], [1, ""]);
     assert.match(unknown.stderr, 'vexil token create: There is no environment "moon".');
@@ -311,6 +315,7 @@ test("token create prints only the secret on stdout, stores its hash, and refuse
       { token_name: "ci", type: "admin", environment: "*", secret_hash: sha(admin.stdout) },
       { token_name: "sdk", type: "client", environment: "production", secret_hash: sha(client.stdout) },
       { token_name: "web", type: "frontend", environment: "development", secret_hash: sha(browser.stdout) },
+      { token_name: "okta", type: "scim", environment: "*", secret_hash: sha(idp.stdout) },
     ]);
   });
 });

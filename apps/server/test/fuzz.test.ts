@@ -1,4 +1,14 @@
-import { addFeatureStrategy, changePassword, createAddon, createApiToken, createBanner, createUser, RootRole } from "@vexil/services";
+import {
+  addFeatureStrategy,
+  changePassword,
+  createAddon,
+  createApiToken,
+  createBanner,
+  createScimGroup,
+  createScimUser,
+  createUser,
+  RootRole,
+} from "@vexil/services";
 import fc from "fast-check";
 import { Pool } from "undici";
 import { test } from "uvu";
@@ -27,7 +37,7 @@ const doc = (await srv.call("GET", "/docs/openapi.json")).json as JsonSchema;
 const check = responseChecker(doc);
 const http = new Pool(srv.url, { connections: 1 });
 
-const KINDS: PrincipalKind[] = ["nobody", "viewer", "editor", "admin", "adminToken", "frontendToken"];
+const KINDS: PrincipalKind[] = ["nobody", "viewer", "editor", "admin", "adminToken", "frontendToken", "scimToken"];
 const callers: Caller[] = [];
 for (const kind of KINDS) callers.push(await newCaller(srv, kind));
 
@@ -44,13 +54,30 @@ await srv.call("PUT", "/api/admin/projects/default/environments/production/chang
 const ARCHIVED = "fuzz-archived";
 await srv.call("POST", "/api/admin/projects/default/features", { body: { name: ARCHIVED }, headers: admin.headers });
 await srv.call("DELETE", `/api/admin/projects/default/features/${ARCHIVED}`, { headers: admin.headers });
-const pools: Record<string, number[]> = { banners: [], users: [], tokens: [], pats: [], changeRequests: [], addons: [] };
+const pools: Record<string, (number | string)[]> = {
+  banners: [],
+  users: [],
+  tokens: [],
+  pats: [],
+  changeRequests: [],
+  addons: [],
+  scimUsers: [],
+  scimGroups: [],
+  groups: [],
+};
+// Provisioned users and groups for SCIM's paths (by their SCIM ids) and the admin API's group reads (by id).
+const idp = { kind: "scim-token", tokenId: 0, tokenName: "fuzz-idp" } as const;
 for (let i = 0; i < 3; i++) {
   pools.banners!.push((await createBanner(db, null, { message: `seed ${i}` })).id);
   pools.users!.push((await createUser(db, hasher, null, { username: `fuzz-victim-${i}`, rootRole: RootRole.Viewer })).id);
   pools.tokens!.push((await createApiToken(db, null, { tokenName: `fuzz-${i}`, type: "client" })).id);
   const hook = { provider: "webhook", parameters: { url: `http://127.0.0.1:9/fuzz-${i}` }, events: ["feature-created"] };
   pools.addons!.push((await createAddon(db, null, hook)).id);
+  const member = await createScimUser(db, idp, { userName: `fuzz-scim-${i}`, emails: [{ value: `fuzz-scim-${i}@example.com` }] });
+  pools.scimUsers!.push(member.id);
+  const group = await createScimGroup(db, idp, { displayName: `fuzz-scim-group-${i}`, members: [{ value: member.id }] });
+  pools.scimGroups!.push(group.id);
+  pools.groups!.push((await db.selectFrom("groups").select("id").where("scim_id", "=", group.id).executeTakeFirstOrThrow()).id);
 }
 const proposal = await srv.call("POST", "/api/admin/projects/default/environments/production/change-requests", {
   body: { feature: FEATURE, action: "updateEnabled", payload: { enabled: true } },
@@ -63,7 +90,10 @@ const FUZZ_TAG = { type: "simple", value: "fuzz-tag" };
 await srv.call("POST", "/api/admin/tag-types", { body: { name: "fuzz-type" }, headers: admin.headers });
 await srv.call("POST", `/api/admin/features/${FEATURE}/tags`, { body: FUZZ_TAG, headers: admin.headers });
 
-function poolFor(path: string): number[] | undefined {
+function poolFor(path: string): (number | string)[] | undefined {
+  if (path.startsWith("/scim/v2/Users/")) return pools.scimUsers;
+  if (path.startsWith("/scim/v2/Groups/")) return pools.scimGroups;
+  if (path.startsWith("/api/admin/groups/")) return pools.groups;
   if (path.startsWith("/api/admin/banners/")) return pools.banners;
   if (path.startsWith("/api/admin/addons/")) return pools.addons;
   if (path.startsWith("/api/admin/user-admin/")) return pools.users;
@@ -320,7 +350,10 @@ function pathFor(template: string, choices: Record<string, ParamChoice>): string
     if ("known" in choice) {
       const typeIds = template.startsWith("/api/admin/feature-types/") && name === "id" ? FEATURE_TYPE_IDS : undefined;
       const known =
-        typeIds ?? (poolFor(template) && name === "id" ? (poolFor(template) as number[]) : (KNOWN[name] ?? KNOWN_IN_PATH[name] ?? []));
+        typeIds ??
+        (poolFor(template) && (name === "id" || name === "groupId")
+          ? (poolFor(template) as unknown[])
+          : (KNOWN[name] ?? KNOWN_IN_PATH[name] ?? []));
       return encodeURIComponent(String(known.length ? known[choice.known % known.length] : choice.known));
     }
     return choice.raw ? choice.value : encodeURIComponent(choice.value);
@@ -345,6 +378,8 @@ function remember(path: string, method: string, status: number, body: any): void
   if (method === "POST" && path === "/api/admin/api-tokens") pools.tokens!.push(body.id);
   if (method === "POST" && path === "/api/admin/user/tokens") pools.pats!.push(body.id);
   if (method === "POST" && path.endsWith("/change-requests")) pools.changeRequests!.push(body.id);
+  if (method === "POST" && path === "/scim/v2/Users") pools.scimUsers!.push(body.id);
+  if (method === "POST" && path === "/scim/v2/Groups") pools.scimGroups!.push(body.id);
 }
 
 const statuses: Record<string, number> = {};

@@ -1,12 +1,14 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { adminToken, clientToken, userWithRole } from "./support/principals.ts";
+import { adminToken, clientToken, scimToken, userWithRole } from "./support/principals.ts";
 import { startTestServer } from "./support/test-server.ts";
 
 // A small body limit, so that the 413 probe need not send 256 KiB to every route.
 const srv = await startTestServer({ BODY_LIMIT_BYTES: "1024" });
 const admin = await adminToken(srv);
 const client = await clientToken(srv);
+// SCIM's routes take a SCIM token only (docs/scim.md#the-scim-token): it stands in for the admin token there.
+const scim = await scimToken(srv);
 // A user, not an API token: personal-token routes answer an API token 403 before they look anything up.
 const adminUser = (await userWithRole(srv, "admin")).headers;
 const doc = (await srv.call("GET", "/docs/openapi.json")).json;
@@ -30,7 +32,8 @@ const operations: Operation[] = Object.entries<any>(doc.paths).flatMap(([path, i
 );
 
 const fill = (path: string, value: (name: string) => string) => path.replace(/\{(\w+)\}/g, (_, name: string) => value(name));
-const absent = (name: string) => (name === "id" ? "987654" : "no-such-thing");
+// Numbered records: `{id}`, and a group's `{groupId}` (Unleash's name for it).
+const absent = (name: string) => (name === "id" || name === "groupId" ? "987654" : "no-such-thing");
 
 /** Sends one probe and checks that the status it gets is one the document lists for the operation. */
 async function probe(op: Operation, label: string, path: string, options: Parameters<typeof srv.call>[2], expected?: number) {
@@ -49,20 +52,22 @@ test("every status the server answers to a failing request is documented for tha
     // Public operations get no session: logout would end it.
     // The client API serves SDK tokens (an admin token among them), not users.
     const sdk = op.path.startsWith("/api/client/") || op.path.startsWith("/ofrep/");
-    const caller = sdk ? admin : op.secured ? adminUser : {};
+    const provisioning = op.path.startsWith("/scim/");
+    const privileged = provisioning ? scim : admin;
+    const caller = provisioning ? scim : sdk ? admin : op.secured ? adminUser : {};
     const missing = fill(op.path, absent);
     await probe(op, "no credentials", missing, op.hasBody ? { body: {} } : {}, op.secured ? 401 : undefined);
     if (op.secured && !sdk) await probe(op, "client token", missing, { headers: client, ...(op.hasBody ? { body: {} } : {}) }, 403);
     if (op.hasBody) {
-      await probe(op, "text body", missing, { headers: { ...admin, "content-type": "text/plain" }, raw: "hello" }, 415);
+      await probe(op, "text body", missing, { headers: { ...privileged, "content-type": "text/plain" }, raw: "hello" }, 415);
       await probe(
         op,
         "too large",
         missing,
-        { headers: { ...admin, "content-type": "application/json" }, raw: `"${"x".repeat(2048)}"` },
+        { headers: { ...privileged, "content-type": "application/json" }, raw: `"${"x".repeat(2048)}"` },
         413,
       );
-      await probe(op, "malformed JSON", missing, { headers: { ...admin, "content-type": "application/json" }, raw: "{" }, 400);
+      await probe(op, "malformed JSON", missing, { headers: { ...privileged, "content-type": "application/json" }, raw: "{" }, 400);
       await probe(op, "empty object", missing, { headers: caller, body: {} });
     }
     if (op.path.includes("{")) {
@@ -70,7 +75,7 @@ test("every status the server answers to a failing request is documented for tha
         op,
         "bad encoding",
         fill(op.path, () => "%E0%A4%A"),
-        { headers: admin, ...(op.hasBody ? { body: {} } : {}) },
+        { headers: privileged, ...(op.hasBody ? { body: {} } : {}) },
         400,
       );
       if (!op.hasBody) await probe(op, "missing resource", missing, { headers: caller }, 404);

@@ -27,6 +27,8 @@ export interface HttpFailure {
   headers: Record<string, string>;
   /** Set for failures nobody expected: the error to log under `body.id`. */
   unexpected?: unknown;
+  /** The error a known failure was mapped from, for a route whose protocol says more of it (SCIM's scimType). */
+  cause?: DomainError | TransportError;
 }
 
 /**
@@ -121,7 +123,7 @@ export function toHttpFailure(error: unknown): HttpFailure {
     if (kind instanceof ValidationError) body.details = kind.details;
     if (kind instanceof TooManyRequests) headers["retry-after"] = String(kind.retryAfterSeconds);
     if (kind.name === "ServiceUnavailable") headers["retry-after"] = String(RETRY_AFTER_UNAVAILABLE_SECONDS);
-    failure = status === 500 ? unexpectedFailure(id, kind) : { status, body, headers };
+    failure = status === 500 ? unexpectedFailure(id, kind) : { status, body, headers, cause: kind };
   } else {
     failure = unexpectedFailure(id, kind.unexpected);
   }

@@ -22,7 +22,7 @@ const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     in: "header",
     name: "Authorization",
     description:
-      "An admin API token (`*:*.<secret>`) or a personal access token (`user:<secret>`), as given when it was created; on the client API, a client token (`<project>:<environment>.<secret>`); on the frontend API, a frontend token of the same form. A `Bearer ` prefix is accepted.",
+      "An admin API token (`*:*.<secret>`) or a personal access token (`user:<secret>`), as given when it was created; on the client API, a client token (`<project>:<environment>.<secret>`); on the frontend API, a frontend token of the same form; on SCIM (`/scim/v2`), a SCIM token (`scim:<secret>`) and nothing else. A `Bearer ` prefix is accepted.",
   },
   apiKey: {
     type: "apiKey",
@@ -53,6 +53,7 @@ const redirectTo = (description: string): ResponseObject => ({
 });
 
 const NOT_MODIFIED: ResponseObject = { description: "Not modified: the If-None-Match matched the ETag; no body." };
+const NO_CONTENT: ResponseObject = { description: "Done; no body." };
 
 const ANY_CREDENTIALS: SecurityRequirementObject[] = [{ apiToken: [] }, { sessionCookie: [] }];
 
@@ -85,17 +86,18 @@ export function createOpenApiDocument(router: AnyRouter, info: { version: string
       const example = OPERATION_EXAMPLES[found.procedurePath] ?? {};
       operation.security = securityOf(found.meta);
       if (operation.requestBody) operation.requestBody = requestBodyOf(operation.requestBody as RequestBodyObject, found.meta, example);
-      const success = successOf(operation.responses?.["200"] as ResponseObject, example);
       const raw = found.meta.raw;
       if (raw?.redirect) {
         // A step of a browser's sign-in: a redirect, or a page that says why not.
-        operation.responses = { "302": redirectTo(raw.redirect), ...errorResponses(operationFailures(found), undefined, true) };
+        operation.responses = { "302": redirectTo(raw.redirect), ...errorResponses(operationFailures(found), undefined, "text/html") };
         continue;
       }
+      const success = successOf(operation.responses?.["200"] as ResponseObject, example, raw?.mediaType);
+      const status = found.meta.successStatus ?? 200;
       operation.responses = {
-        [String(found.meta.successStatus ?? 200)]: raw?.eventStream ? eventStreamSuccess(success, raw.eventStream) : success,
+        [String(status)]: status === 204 ? NO_CONTENT : raw?.eventStream ? eventStreamSuccess(success, raw.eventStream) : success,
         ...(raw?.notModified ? { "304": NOT_MODIFIED } : {}),
-        ...errorResponses(operationFailures(found), raw?.failureSchema),
+        ...errorResponses(operationFailures(found), raw?.failureSchema, raw?.mediaType),
       };
     }
   }
@@ -106,6 +108,8 @@ function securityOf(meta: Meta): OperationObject["security"] {
   // SDKs send a client (or admin) token; a session is not enough.
   if (meta.access === "client" || meta.access === "frontend") return [{ apiToken: [] }];
   if (meta.access === "sdk") return [{ apiToken: [] }, { apiKey: [] }];
+  // Identity providers send their SCIM token as a bearer token.
+  if (meta.access === "scim") return [{ apiToken: [] }];
   if ((meta.access ?? "authenticated") !== "public") return ANY_CREDENTIALS;
   // Public, yet logout ends the session whose cookie comes along.
   return meta.openapi?.path === "/logout" ? [{}, { sessionCookie: [] }] : [];
@@ -123,18 +127,20 @@ function requestBodyOf(body: RequestBodyObject, meta: Meta, example: OperationEx
     // A body is optional when the bridge accepts the request without one.
     required = ((schema as SchemaObject | undefined)?.required?.length ?? 0) > 0;
   }
+  const content = { schema: schema ?? {}, ...(example.body !== undefined ? { example: example.body } : {}) };
+  // A protocol with its own media type (SCIM's) takes it and application/json alike.
   return {
     ...body,
     required,
-    content: { "application/json": { schema: schema ?? {}, ...(example.body !== undefined ? { example: example.body } : {}) } },
+    content: { ...(meta.raw?.mediaType ? { [meta.raw.mediaType]: content } : {}), "application/json": content },
   };
 }
 
-function successOf(response: ResponseObject, example: OperationExample): ResponseObject {
+function successOf(response: ResponseObject, example: OperationExample, mediaType = "application/json"): ResponseObject {
   const media = response.content?.["application/json"];
   return {
     ...response,
     description: response.description === "Successful response" ? "Success" : response.description,
-    content: { "application/json": { ...media, ...(example.response !== undefined ? { example: example.response } : {}) } },
+    content: { [mediaType]: { ...media, ...(example.response !== undefined ? { example: example.response } : {}) } },
   };
 }

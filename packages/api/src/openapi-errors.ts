@@ -89,10 +89,11 @@ const RETRY_AFTER: HeadersObject = {
 
 /**
  * The documented responses for these error names, one per status, each with the one Error schema,
- * or with `schema` on a route that answers its failures in another protocol's body (OFREP's), or as
- * an HTML page on a step of a browser's sign-in (docs/oidc.md#refusals).
+ * or with `schema` on a route that answers its failures in another protocol's body (OFREP's, or
+ * SCIM's in its own media type), or as an HTML page (`text/html`) on a step of a browser's sign-in
+ * (docs/oidc.md#refusals).
  */
-export function errorResponses(names: ErrorName[], schema?: SchemaObject, asPage = false): Record<string, ResponseObject> {
+export function errorResponses(names: ErrorName[], schema?: SchemaObject, mediaType = "application/json"): Record<string, ResponseObject> {
   const byStatus = new Map<number, ErrorName[]>();
   for (const name of names) {
     const status = STATUS_BY_NAME[name];
@@ -109,9 +110,10 @@ export function errorResponses(names: ErrorName[], schema?: SchemaObject, asPage
     responses[String(status)] = {
       description: group.map((name) => `${name}: ${ERRORS[name].when}.`).join(" "),
       ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
-      content: asPage
-        ? { "text/html": { schema: { type: "string" } } }
-        : { "application/json": schema ? { schema } : { schema: { $ref: "#/components/schemas/Error" }, examples } },
+      content:
+        mediaType === "text/html"
+          ? { "text/html": { schema: { type: "string" } } }
+          : { [mediaType]: schema ? { schema } : { schema: { $ref: "#/components/schemas/Error" }, examples } },
     };
   }
   return responses;

@@ -58,6 +58,9 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** A Content-Type's media type without its parameters, lower-cased. */
+const mediaTypeOf = (contentType: string) => (contentType.split(";", 1)[0] as string).trim().toLowerCase();
+
 function requestHasBody(req: IncomingMessage): boolean {
   const length = req.headers["content-length"];
   if (length !== undefined) return Number(length) > 0;
@@ -76,17 +79,18 @@ const NO_BODY: JsonBody = { value: undefined, text: undefined };
  * A request's JSON body, checked in the order of docs/errors.md#check-order: content type (415), size (413), JSON
  * (400). Its value is `undefined` when the request has no body; its socket is then free for the next request.
  */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonBody> {
+export async function readJsonBody(req: IncomingMessage, limit: number, mediaType?: string): Promise<JsonBody> {
   if (!requestHasBody(req)) {
     // An unread body would otherwise hold the connection's next request hostage.
     req.resume();
     return NO_BODY;
   }
   const type = req.headers["content-type"] ?? "";
-  if (!JSON_TYPE.test(type)) {
+  if (!JSON_TYPE.test(type) && !(mediaType !== undefined && mediaTypeOf(type) === mediaType)) {
+    const sendAs = mediaType === undefined ? "application/json" : `${mediaType} or application/json`;
     throw new TransportError(
       "ContentTypeerror",
-      `Content type "${type || "(none)"}" is not supported; send the body as application/json and set the Content-Type header accordingly.`,
+      `Content type "${type || "(none)"}" is not supported; send the body as ${sendAs} and set the Content-Type header accordingly.`,
     );
   }
   const text = (await readBody(req, limit)).toString("utf8");

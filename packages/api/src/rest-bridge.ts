@@ -107,11 +107,12 @@ function decodeParam(raw: string, name: string): string {
   }
 }
 
+/** A JSON answer; a protocol with its own JSON media type (SCIM's) passes it as `content-type` in `headers`. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const payload = body === undefined ? "" : JSON.stringify(body);
   res.writeHead(status, {
-    ...headers,
     "content-type": "application/json; charset=utf-8",
+    ...headers,
     "content-length": Buffer.byteLength(payload),
   });
   res.end(payload);
@@ -196,7 +197,7 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
     failureRoute: FailureRoute,
   ) => {
     try {
-      const read = route.hasBody ? await readJsonBody(req, bodyLimit) : undefined;
+      const read = route.hasBody ? await readJsonBody(req, bodyLimit, route.meta.raw?.mediaType) : undefined;
       const body = read?.value;
       if (route.meta.raw) return await route.meta.raw.serve(req, res, ctx as ProtectedContext, { params, body, text: read?.text });
 

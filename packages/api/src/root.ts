@@ -34,6 +34,8 @@ import { addonsRouter } from "./router/addons.ts";
 import { oidcRouter } from "./router/oidc.ts";
 import { changeRequestInboxRouter } from "./router/change-request-inbox.ts";
 import { playgroundRouter } from "./router/playground.ts";
+import { groupsRouter } from "./router/groups.ts";
+import { scimRouter } from "./router/scim.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -73,6 +75,8 @@ export const appRouter = router({
   oidc: oidcRouter,
   playground: playgroundRouter,
   changeRequestInbox: changeRequestInboxRouter,
+  groups: groupsRouter,
+  scim: scimRouter,
 });
 
 export type AppRouter = typeof appRouter;

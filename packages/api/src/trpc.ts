@@ -47,6 +47,11 @@ interface RawRoute {
    * (described here) and its failures as a page for a person; its handler uses no principal.
    */
   redirect?: string;
+  /**
+   * The protocol's own JSON media type (SCIM's `application/scim+json`): bodies are taken in it as
+   * well as in application/json, and answers, failures too, are sent in it.
+   */
+  mediaType?: string;
 }
 
 export type Meta = OpenApiMeta<{

@@ -78,10 +78,11 @@ test("error responses: each status with the one Error schema and examples named 
         assert.equal(Object.keys(response.content), ["text/html"], `${name} ${code}`);
         continue;
       }
-      const media = response.content["application/json"];
-      // A protocol of its own answers its own error body (OFREP's errorCode, docs/sdk-protocols.md#ofrep).
+      const media = response.content[meta.raw?.mediaType ?? "application/json"];
+      // A protocol of its own answers its own error body (OFREP's errorCode, docs/sdk-protocols.md#ofrep; SCIM's, docs/scim.md#errors).
       if (meta.raw?.failureBody) {
-        assert.ok(media.schema.required.includes("errorCode"), `${name} ${code} documents OFREP's error body`);
+        const own = meta.raw.mediaType ? ["schemas", "status", "detail"] : ["errorCode"];
+        for (const field of own) assert.ok(media.schema.required.includes(field), `${name} ${code} documents its protocol's error body`);
         continue;
       }
       assert.equal(media.schema, { $ref: "#/components/schemas/Error" }, `${name} ${code}`);
@@ -130,10 +131,11 @@ test("the security schemes, both required on every admin operation; login needs 
     // The client and frontend APIs take SDK tokens only.
     const tokensOnly = meta.access === "client" || meta.access === "frontend";
     // OFREP's providers send their token in Authorization or X-API-Key.
+    // SCIM takes a SCIM token (docs/scim.md#the-scim-token), never a session.
     const expected =
       meta.access === "sdk"
         ? [{ apiToken: [] }, { apiKey: [] }]
-        : tokensOnly
+        : tokensOnly || meta.access === "scim"
           ? [{ apiToken: [] }]
           : [{ apiToken: [] }, { sessionCookie: [] }];
     assert.equal(op.security, expected, name);

@@ -9,6 +9,7 @@ import type {
 } from "./tables/change-request.table.ts";
 import type { EnvironmentTable } from "./tables/environment.table.ts";
 import type { EventTable } from "./tables/event.table.ts";
+import type { GroupTable, GroupUserTable } from "./tables/group.table.ts";
 import type { FeatureEnvironmentTable, FeatureLifecycleTable, FeatureTable, FeatureTypeTable } from "./tables/feature.table.ts";
 import type { FeatureTagTable, TagTable, TagTypeTable } from "./tables/tag.table.ts";
 import type { ContextFieldTable } from "./tables/context-field.table.ts";
@@ -65,4 +66,6 @@ export interface Database {
   feature_tags: FeatureTagTable;
   addons: AddonTable;
   addon_deliveries: AddonDeliveryTable;
+  groups: GroupTable;
+  group_users: GroupUserTable;
 }

@@ -195,3 +195,25 @@ export {
   playgroundRequestSchema,
 } from "./playground/evaluate-playground.ts";
 export { changeRequestInbox } from "./change-request-inbox/change-request-inbox.ts";
+export { ScimRefusal } from "./scim/scim-refusal.ts";
+export { USER_SCHEMA } from "./scim/scim-user.ts";
+export { GROUP_SCHEMA } from "./scim/scim-group.ts";
+export {
+  createScimUser,
+  deleteScimUser,
+  getScimUser,
+  listScimUsers,
+  patchScimUser,
+  replaceScimUser,
+  SCIM_MAX_RESULTS,
+} from "./scim/provision-users.ts";
+export {
+  createScimGroup,
+  deleteScimGroup,
+  getScimGroup,
+  listScimGroups,
+  patchScimGroup,
+  replaceScimGroup,
+  type ScimGroupView,
+} from "./scim/provision-groups.ts";
+export { getGroup, listGroups } from "./groups/group.ts";

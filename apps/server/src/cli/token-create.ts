@@ -3,13 +3,13 @@ import { loadConfig } from "../config.ts";
 import { type Command, oneOf, parseFlags, required, UsageError } from "./command.ts";
 import { openMigratedDatabase } from "./open-database.ts";
 
-const TYPES = ["admin", "client", "frontend"] as const;
+const TYPES = ["admin", "client", "frontend", "scim"] as const;
 const MAX_NAME = 100;
 
 export const tokenCreate: Command = {
   words: ["token", "create"],
   summary: "create an API token and print its secret (shown only this once)",
-  help: `Usage: vexil token create --name <name> --type <admin|client|frontend>
+  help: `Usage: vexil token create --name <name> --type <admin|client|frontend|scim>
                           [--project <id>]... [--environment <name>] [--expires-at <ISO date-time>]
 
 Creates an API token and prints the whole token on stdout, alone on its line, so that
@@ -21,6 +21,8 @@ captures it. It is stored hashed and cannot be shown again.
             environment: "<project>:<environment>.<secret>"; give an Unleash SDK the URL <server>/api/
   frontend  for browser SDKs (the frontend API), the same shape as client; give
             unleash-proxy-client the URL <server>/api/frontend, and list the page's origin in CORS_ORIGINS
+  scim      for an identity provider's SCIM provisioning (Okta, Microsoft Entra), good for
+            <server>/scim/v2 and nothing else: "scim:<secret>", sent as a bearer token
 
 --project (repeatable) and --environment apply to client and frontend tokens: without them the
 token covers every project ("*") and the "development" environment.
@@ -40,6 +42,11 @@ With the embedded database, stop the server first (one process at a time).`,
     const type = oneOf(required(flags.type, "type"), TYPES, "type");
     if (type === "admin" && (flags.project || flags.environment)) {
       throw new UsageError("--project and --environment apply to client and frontend tokens; an admin token covers everything");
+    }
+    if (type === "scim" && (flags.project || flags.environment)) {
+      throw new UsageError(
+        "--project and --environment apply to client and frontend tokens; a SCIM token provisions users and groups only",
+      );
     }
     // The API's limits (its zod schema); the service checks that the environment exists.
     const names = [...(flags.project ?? []), ...(flags.environment === undefined ? [] : [flags.environment])];
@@ -64,7 +71,12 @@ With the embedded database, stop the server first (one process at a time).`,
         environment: flags.environment,
         expiresAt,
       });
-      const scope = type === "admin" ? "" : ` for ${token.projects.join(", ")} in ${token.environment}`;
+      const scope =
+        type === "admin"
+          ? ""
+          : type === "scim"
+            ? " for SCIM provisioning (/scim/v2)"
+            : ` for ${token.projects.join(", ")} in ${token.environment}`;
       terminal.progress(`Created the ${type} token "${tokenName}" (id ${token.id})${scope}. Its secret is shown only now:`);
       terminal.print(token.secret);
     } finally {

@@ -28,10 +28,14 @@ export function responseChecker(doc: JsonSchema): ResponseCheck {
       if (!response) return `status ${status} is not declared (declared: ${Object.keys(operation.responses ?? {}).join(", ")})`;
       // A stream of server-sent events, where the document declares one, has no JSON to check.
       if (/^text\/event-stream\b/.test(contentType ?? "") && response.content?.["text/event-stream"]) return null;
-      const schema = response.content?.["application/json"]?.schema;
-      if (!schema) return null;
-      if (!/^application\/json\b/.test(contentType ?? "")) return `content type ${contentType} is not application/json`;
-      const key = `${method} ${path} ${status}`;
+      // JSON in the media type the document names: application/json, or a protocol's own (SCIM's application/scim+json).
+      const media = Object.keys(response.content ?? {}).filter((m) => m !== "text/event-stream" && response.content[m].schema);
+      if (media.length === 0) return null;
+      const sent = (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase();
+      const chosen = media.find((m) => m === sent);
+      if (!chosen) return `content type ${contentType} is not ${media.join(" or ")}`;
+      const schema = response.content[chosen].schema;
+      const key = `${method} ${path} ${status} ${chosen}`;
       let validate = cache.get(key);
       if (!validate) {
         validate = ajv.compile(absolute(schema));

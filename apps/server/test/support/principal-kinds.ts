@@ -1,4 +1,4 @@
-import { adminToken, clientToken, frontendToken, userWithRole } from "./principals.ts";
+import { adminToken, clientToken, frontendToken, scimToken, userWithRole } from "./principals.ts";
 import type { TestServer } from "./test-server.ts";
 
 /** Every kind of caller the admin API must tell apart (issue 9's authorization matrix). */
@@ -13,6 +13,7 @@ export const PRINCIPAL_KINDS = [
   "clientToken",
   "personalToken",
   "frontendToken",
+  "scimToken",
 ] as const;
 export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];
 
@@ -54,6 +55,8 @@ export async function newCaller(srv: TestServer, kind: PrincipalKind): Promise<C
       return { kind, headers: await clientToken(srv) };
     case "frontendToken":
       return { kind, headers: await frontendToken(srv) };
+    case "scimToken":
+      return { kind, headers: await scimToken(srv) };
     case "personalToken": {
       const editor = await userWithRole(srv, "editor");
       const res = await srv.call("POST", "/api/admin/user/tokens", {

@@ -35,6 +35,12 @@ export async function frontendToken(srv: TestServer): Promise<Record<string, str
   return { authorization: token.secret };
 }
 
+/** Headers carrying a new SCIM token (an identity provider's), which only `/scim/v2` takes, as a bearer token. */
+export async function scimToken(srv: TestServer): Promise<Record<string, string>> {
+  const token = await createApiToken(srv.db.kysely, null, { tokenName: `scim-${++counter}`, type: "scim" });
+  return { authorization: `Bearer ${token.secret}` };
+}
+
 /** A new user with that root role, logged in over HTTP; `headers` carry its session cookie. */
 export async function userWithRole(
   srv: TestServer,

@@ -5,7 +5,7 @@ import { trpc, trpcClient } from "../trpc.ts";
 import { NewTokenSecret } from "./new-token-secret.tsx";
 import { DataTable } from "../data-table.tsx";
 
-type TokenType = "admin" | "client" | "frontend";
+type TokenType = "admin" | "client" | "frontend" | "scim";
 
 /** API tokens: the list (never secrets), a new token shown once, revoking. */
 export function TokensPage() {
@@ -15,13 +15,15 @@ export function TokensPage() {
   const [type, setType] = useState<TokenType>("client");
   const [project, setProject] = useState("");
   const [environment, setEnvironment] = useState("");
+  // Admin and SCIM tokens have no project or environment (docs/auth.md#api-tokens).
+  const scoped = type === "client" || type === "frontend";
   const create = useMutation({
     mutationFn: () =>
       trpcClient.apiTokens.create.mutate({
         tokenName,
         type,
-        ...(type !== "admin" && project ? { projects: [project] } : {}),
-        ...(type !== "admin" && environment ? { environment } : {}),
+        ...(scoped && project ? { projects: [project] } : {}),
+        ...(scoped && environment ? { environment } : {}),
       }),
     onSuccess: () => {
       setTokenName("");
@@ -52,9 +54,10 @@ export function TokensPage() {
               <option value="client">client</option>
               <option value="frontend">frontend</option>
               <option value="admin">admin</option>
+              <option value="scim">scim (identity provider)</option>
             </select>
           </label>
-          {type !== "admin" && (
+          {scoped && (
             <>
               <label>
                 Project (empty: all)

@@ -17,7 +17,7 @@ const apiTokenSchema = z
   .object({
     id: z.number().int(),
     tokenName: z.string(),
-    type: z.enum(["admin", "client", "frontend", "personal"]),
+    type: z.enum(["admin", "client", "frontend", "personal", "scim"]),
     projects: z.array(z.string()),
     environment: z.string(),
     expiresAt: z.iso.datetime().nullable(),
@@ -39,7 +39,9 @@ export const apiTokensRouter = {
     .input(
       z.strictObject({
         tokenName: z.string().min(1).max(100),
-        type: z.enum(["admin", "client", "frontend"]),
+        type: z
+          .enum(["admin", "client", "frontend", "scim"])
+          .meta({ description: "`scim` makes an identity provider's token, good for SCIM provisioning (/scim/v2) only" }),
         projects: z.array(z.string().min(1).max(100)).max(100).optional(),
         environment: z.string().min(1).max(100).optional(),
         expiresAt: z.iso.datetime().nullish(),

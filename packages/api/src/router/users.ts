@@ -40,6 +40,8 @@ export const usersRouter = {
     .meta({
       openapi: { method: "DELETE", path: "/api/admin/user-admin/{id}", tags: ["Users"], summary: "Delete a user and end their sessions" },
       access: "ADMIN",
+      // A user provisioned over SCIM is deleted by its identity provider (docs/scim.md#managed-by-scim).
+      failures: ["ConflictError"],
     })
     .input(z.object({ id: idParam }))
     .output(userSchema)
@@ -54,6 +56,7 @@ export const usersRouter = {
         summary: "Set a user's password and end their sessions",
       },
       access: "ADMIN",
+      failures: ["ConflictError"],
     })
     .input(z.strictObject({ id: idParam, password: z.string() }))
     .output(okSchema)
@@ -83,6 +86,7 @@ export const usersRouter = {
     .meta({
       openapi: { method: "POST", path: "/api/admin/user/change-password", tags: ["Users"], summary: "Change your own password" },
       access: "authenticated",
+      failures: ["ConflictError"],
     })
     .input(z.strictObject({ password: z.string() }))
     .output(okSchema)

@@ -17,6 +17,7 @@ import * as webhooks from "./2026-11-24T14-00-webhooks.ts";
 import * as clientMetricsDaily from "./2026-11-24T20-00-client-metrics-daily.ts";
 import * as oidc from "./2026-11-25T09-00-oidc.ts";
 import * as changeRequestInbox from "./2026-11-25T09-00-change-request-inbox.ts";
+import * as scim from "./2026-11-25T09-00-scim.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T20-00-context-fields": contextFields,
   "2026-11-25T09-00-oidc": oidc,
   "2026-11-25T09-00-change-request-inbox": changeRequestInbox,
+  "2026-11-25T09-00-scim": scim,
 };

@@ -2,7 +2,7 @@ import type { ColumnType, Generated } from "kysely";
 
 export interface ApiTokenTable {
   id: Generated<number>;
-  /** `admin`, `client`, `frontend` or `personal`. */
+  /** `admin`, `client`, `frontend`, `personal` or `scim`. */
   type: string;
   token_name: string;
   /** SHA-256 of the whole token; the token itself is shown once and never stored. */

@@ -7,7 +7,7 @@ import type { RootRoleId } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 
-type ApiTokenType = "admin" | "client" | "frontend";
+type ApiTokenType = "admin" | "client" | "frontend" | "scim";
 
 export interface ApiToken {
   id: number;
@@ -56,15 +56,18 @@ export async function createApiToken(
   input: NewApiToken,
 ): Promise<ApiToken & { secret: string }> {
   return inTransaction(db, async (trx) => {
-    const projects = input.type === "admin" ? ["*"] : input.projects?.length ? input.projects : ["*"];
-    const environment = input.type === "admin" ? "*" : (input.environment ?? "development");
-    if (input.type !== "admin") {
+    // Admin and SCIM tokens are not scoped: an admin token covers everything, a SCIM token only provisioning.
+    const scoped = input.type === "client" || input.type === "frontend";
+    const projects = !scoped ? ["*"] : input.projects?.length ? input.projects : ["*"];
+    const environment = !scoped ? "*" : (input.environment ?? "development");
+    if (scoped) {
       const known = await trx.selectFrom("environments").select("name").where("name", "=", environment).executeTakeFirst();
       if (!known && environment !== "*") {
         throw new ValidationError(`There is no environment "${environment}".`, [{ path: "environment", message: "unknown environment" }]);
       }
     }
-    const secret = `${tokenPrefix(input.type, projects, environment)}.${newSecret()}`;
+    // A SCIM token looks like no SDK's, as a personal token does: `scim:<secret>`.
+    const secret = input.type === "scim" ? `scim:${newSecret()}` : `${tokenPrefix(input.type, projects, environment)}.${newSecret()}`;
     const row = await trx
       .insertInto("api_tokens")
       .values({
@@ -173,6 +176,7 @@ export async function lookUpTokenPrincipal(db: Kysely<Database>, rawToken: strin
       "users.username",
       "users.email",
       "users.root_role as rootRole",
+      "users.active",
       // The database's clock decides expiry, here as everywhere.
       sql<number | null>`(extract(epoch from api_tokens.expires_at - now()) * 1000)::float8`.as("expiresInMs"),
     ])
@@ -185,6 +189,8 @@ export async function lookUpTokenPrincipal(db: Kysely<Database>, rawToken: strin
   switch (row.type) {
     case "admin":
       return found({ kind: "admin-token", tokenId: row.id, tokenName: row.token_name });
+    case "scim":
+      return found({ kind: "scim-token", tokenId: row.id, tokenName: row.token_name });
     case "client":
     case "frontend":
       return found({
@@ -196,7 +202,8 @@ export async function lookUpTokenPrincipal(db: Kysely<Database>, rawToken: strin
         environment: row.environment,
       });
     case "personal":
-      if (row.userId === null || row.rootRole === null) return null;
+      // A deactivated user's tokens are deleted with the deactivation; this holds against any left behind.
+      if (row.userId === null || row.rootRole === null || row.active === false) return null;
       tags.push(userTag(row.userId));
       return found({
         kind: "user",

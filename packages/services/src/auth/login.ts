@@ -47,7 +47,8 @@ export async function login(
     .limit(1)
     .executeTakeFirst();
   const hash = row?.password_hash ?? (await hasher.dummyHash());
-  const matches = (await hasher.verify(attempt.password, hash)) && !!row?.password_hash;
+  // A deactivated user (docs/scim.md#leavers) fails as a wrong password does, after the same work.
+  const matches = (await hasher.verify(attempt.password, hash)) && !!row?.password_hash && row.active;
 
   if (!row || !matches) {
     await db.transaction().execute(async (trx) => {

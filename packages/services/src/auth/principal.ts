@@ -11,6 +11,8 @@ export type Principal =
       sessionId?: string;
     }
   | { kind: "admin-token"; tokenId: number; tokenName: string }
+  /** An identity provider's token: good for SCIM provisioning (`/scim/v2`) and nothing else (docs/scim.md). */
+  | { kind: "scim-token"; tokenId: number; tokenName: string }
   | {
       /** A token an SDK holds: a server-side SDK's (`client`) or a browser's (`frontend`). */
       kind: "sdk-token";
@@ -27,6 +29,7 @@ export function principalHasPermission(principal: Principal, permission: Permiss
     case "admin-token":
       return true;
     case "sdk-token":
+    case "scim-token":
       return false;
     case "user":
       return roleHasPermission(principal.rootRole, permission);

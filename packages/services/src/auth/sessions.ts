@@ -74,6 +74,8 @@ export async function lookUpSessionPrincipal(
       ),
     ])
     .where("sessions.id", "=", sessionId)
+    // A deactivated user's sessions are deleted with the deactivation; this holds against any left behind.
+    .where("users.active", "=", true)
     .where("sessions.expires_at", ">", sql<Date>`now()`)
     .where("sessions.last_seen_at", ">", sql<Date>`now() - make_interval(secs => ${idleSeconds})`)
     .executeTakeFirst();

@@ -2,10 +2,11 @@ import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
 import type { PasswordHasher } from "../auth/password-hasher.ts";
 import type { Principal } from "../auth/principal.ts";
-import { NoAccessError, NotFoundError } from "../errors/domain-error.ts";
+import { NoAccessError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 import { checkPasswordPolicy } from "./password-policy.ts";
+import { lockHandManagedUser } from "./lock-hand-managed-user.ts";
 
 /** Sets a new password and ends every session of that user (docs/auth.md#sessions). */
 export async function changePassword(
@@ -18,13 +19,9 @@ export async function changePassword(
   checkPasswordPolicy(password);
   const hash = await hasher.hash(password);
   await inTransaction(db, async (trx) => {
-    const updated = await trx
-      .updateTable("users")
-      .set({ password_hash: hash, login_attempts: 0 })
-      .where("id", "=", userId)
-      .returning(["id", "username"])
-      .executeTakeFirst();
-    if (!updated) throw new NotFoundError(`There is no user with id ${userId}.`);
+    // A provisioned user signs in through the identity provider; a password would be a way around it.
+    const updated = await lockHandManagedUser(trx, userId);
+    await trx.updateTable("users").set({ password_hash: hash, login_attempts: 0 }).where("id", "=", userId).execute();
     const ended = await trx.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst();
     await appendEvent(trx, by, {
       type: "user-password-changed",

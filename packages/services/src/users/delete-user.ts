@@ -5,10 +5,12 @@ import { NotFoundError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { toUser, type User, userEventData } from "./user.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
+import { lockHandManagedUser } from "./lock-hand-managed-user.ts";
 
-/** Deletes a user; its sessions and personal tokens go with it (foreign keys cascade). */
+/** Deletes a user made by hand; its sessions and personal tokens go with it (foreign keys cascade). */
 export async function deleteUser(db: Kysely<Database>, by: Principal | null, userId: number): Promise<User> {
   return inTransaction(db, async (trx) => {
+    await lockHandManagedUser(trx, userId);
     const row = await trx.deleteFrom("users").where("id", "=", userId).returningAll().executeTakeFirst();
     if (!row) throw new NotFoundError(`There is no user with id ${userId}.`);
     const user = toUser(row);

@@ -22,6 +22,8 @@ export interface User {
   authProvider: "oidc" | "local";
   /** Who the user is at the identity provider (the ID token's `sub`); null for a local account. */
   oidcSubject: string | null;
+  /** The SCIM id, present only on a user an identity provider provisioned (docs/scim.md). */
+  scimId?: string;
 }
 
 export type UserRow = Selectable<Database["users"]>;
@@ -50,6 +52,7 @@ export function toUser(row: UserRow): User {
     permissions: [],
     authProvider: row.oidc_subject === null ? "local" : "oidc",
     oidcSubject: row.oidc_subject,
+    ...(row.scim_id === null ? {} : { scimId: row.scim_id }),
   };
 }
 
