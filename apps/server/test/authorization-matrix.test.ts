@@ -123,7 +123,7 @@ const MATRIX: Record<string, Row> = {
   "GET /auth/oidc/login": { expect: NOT_SET_UP },
   "GET /auth/oidc/callback": { expect: NOT_SET_UP },
   // A person's own account: an API token is no user.
-  "GET /api/admin/user": { expect: "401 401 401 200 200 200 403 403 200 403" },
+  "GET /api/admin/user": { expect: "401 401 401 200 200 200 403 403 200 403 403" },
 
   "GET /api/admin/environments": { expect: READ },
   "POST /api/admin/environments": { expect: ADMIN_CREATES, request: () => ({ body: { name: unique("env"), type: "development" } }) },

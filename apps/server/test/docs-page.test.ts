@@ -76,7 +76,13 @@ if (CHROMIUM) {
       page.on("pageerror", (error) => problems.push(error.message));
 
       await page.goto(`${srv.url}/docs`);
-      await page.locator(".opblock").first().waitFor({ timeout: 30_000 });
+      // The sections start closed (docExpansion "none"): open those of the four operations, as a reader would.
+      for (const tag of ["Banners", "Auth", "Features", "Change requests"]) {
+        await page.locator(`.opblock-tag[data-tag="${tag}"]`).click();
+      }
+      for (const [, path] of FOUR) {
+        await page.locator(`.opblock-summary-path[data-path="${path}"]`).first().waitFor({ timeout: 30_000 });
+      }
       const listed = await page
         .locator(".opblock-summary")
         .evaluateAll((rows) =>

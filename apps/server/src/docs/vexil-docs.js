@@ -8,4 +8,8 @@ window.ui = SwaggerUIBundle({
   validatorUrl: null,
   displayRequestDuration: true,
   tryItOutEnabled: false,
+  // Sections start closed: with every section open at once, Swagger UI 5.35 stops drawing after a
+  // few operations of a document of this size (about 160 operations), with no error; closed, every
+  // section is listed and each opens in full. A reader opens the section they came for.
+  docExpansion: "none",
 });
