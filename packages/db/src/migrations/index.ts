@@ -15,8 +15,8 @@ import * as contextFields from "./2026-11-24T20-00-context-fields.ts";
 import * as featureSearch from "./2026-11-24T12-00-feature-search.ts";
 import * as webhooks from "./2026-11-24T14-00-webhooks.ts";
 import * as clientMetricsDaily from "./2026-11-24T20-00-client-metrics-daily.ts";
-import * as oidc from "./2026-11-25T09-00-oidc.ts";
 import * as changeRequestInbox from "./2026-11-25T09-00-change-request-inbox.ts";
+import * as oidc from "./2026-11-25T09-00-oidc.ts";
 import * as scim from "./2026-11-25T09-00-scim.ts";
 
 /**
@@ -40,7 +40,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T14-00-webhooks": webhooks,
   "2026-11-24T20-00-client-metrics-daily": clientMetricsDaily,
   "2026-11-24T20-00-context-fields": contextFields,
-  "2026-11-25T09-00-oidc": oidc,
   "2026-11-25T09-00-change-request-inbox": changeRequestInbox,
+  "2026-11-25T09-00-oidc": oidc,
   "2026-11-25T09-00-scim": scim,
 };
