@@ -4,7 +4,9 @@ import { type ApiDeps, createClientStreams, type Logger } from "@vexil/api";
 import { createAuthCache, type DatabaseConnection } from "@vexil/db";
 import { createPasswordHasher } from "@vexil/password-hasher";
 import {
+  CONSOLE_EVENTS_CHANNEL,
   createClientMetricsBuffer,
+  createConsoleEventHub,
   createOidcClient,
   createServedFeatures,
   DEFAULT_LOGIN_LIMITS,
@@ -62,6 +64,17 @@ export function createApiDeps(config: Config, db: DatabaseConnection, log: Logge
         log.warn({ err: error }, "lost the database connection that hears flag changes; serving SDKs fresh reads until it is back");
     },
   });
+  // What open consoles are told: each write's notice, from any instance (docs/console-live.md#across-instances).
+  const consoleEvents = createConsoleEventHub();
+  const consoleChanges = db.listen(CONSOLE_EVENTS_CHANNEL, {
+    onMessage: (payload) => consoleEvents.heard(payload),
+    onListening: () => consoleEvents.resume(),
+    onLost: (error) => {
+      consoleEvents.suspend();
+      if (!closing)
+        log.warn({ err: error }, "lost the database connection that hears changes for open consoles; they catch up when it is back");
+    },
+  });
   const clientStreams = createClientStreams({
     maxConnections: config.STREAMING_MAX_CONNECTIONS,
     heartbeatMs: config.STREAMING_HEARTBEAT_MS,
@@ -77,6 +90,7 @@ export function createApiDeps(config: Config, db: DatabaseConnection, log: Logge
     principals,
     servedFeatures,
     clientStreams,
+    consoleEvents,
     clientMetrics: createClientMetricsBuffer(),
     oidc: oidc ? { settings: oidc, client: createOidcClient(oidc) } : null,
   };
@@ -90,6 +104,7 @@ export function createApiDeps(config: Config, db: DatabaseConnection, log: Logge
       closing = true;
       await principals.close();
       await flagChanges.close();
+      await consoleChanges.close();
       await hasher.close();
     },
   };

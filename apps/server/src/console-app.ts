@@ -34,7 +34,8 @@ const TYPES: Record<string, string> = {
  * the page. Only these, so /api, /auth, /trpc, /docs, /health and /ready, and the 404 of an
  * unknown API path, stay as they are.
  */
-const APP_PATH = /^\/(?:(?:login|projects|change-requests|segments|playground|banners|users|tokens|events|integrations)(?:\/.*)?)?$/;
+const APP_PATH =
+  /^\/(?:(?:login|projects|change-requests|segments|playground|unknown-flags|banners|users|tokens|events|integrations)(?:\/.*)?)?$/;
 
 const SECURITY_HEADERS = { "content-security-policy": SELF_ONLY_CSP, "x-frame-options": "DENY", "referrer-policy": "no-referrer" };
 

@@ -1,6 +1,12 @@
 import type { Logger } from "@vexil/api";
 import type { Database } from "@vexil/db";
-import { forgetExpiredAuthRecords, markPotentiallyStaleFlags, rollUpClientMetrics, type SessionPolicy } from "@vexil/services";
+import {
+  forgetExpiredAuthRecords,
+  markPotentiallyStaleFlags,
+  pruneUnknownFlags,
+  rollUpClientMetrics,
+  type SessionPolicy,
+} from "@vexil/services";
 import type { Kysely } from "kysely";
 import { type PeriodicTask, startPeriodicTask } from "./periodic-task.ts";
 
@@ -13,17 +19,19 @@ export interface HousekeepingPolicy {
 /**
  * At start and every `intervalMs`: deletes expired sessions and failed-login records that count for
  * nothing any more, marks flags older than their type's lifetime potentially stale, and rolls SDK
- * metrics up from hours to days and deletes days past their retention. Every instance runs it: the
+ * metrics up from hours to days and deletes days past their retention, and forgets unknown flags not
+ * reported for a day (docs/usage.md#unknown-flags). Every instance runs it: the
  * deletes are idempotent, the staleness pass queues on a Postgres advisory lock and changes only
  * what is still out of date, so each flag gets one event, and the metrics pass runs on one instance
  * at a time, the others skipping it (docs/sdk-protocols.md#metrics-storage).
  */
 export function startHousekeeping(db: Kysely<Database>, log: Logger, policy: HousekeepingPolicy, intervalMs: number): PeriodicTask {
   return startPeriodicTask(log, "housekeeping", intervalMs, async () => {
-    const [auth, staleness, metrics] = await Promise.allSettled([
+    const [auth, staleness, metrics, unknownFlags] = await Promise.allSettled([
       forgetExpiredAuthRecords(db, policy.sessions),
       markPotentiallyStaleFlags(db),
       rollUpClientMetrics(db, { retentionDays: policy.metricsRetentionDays }),
+      pruneUnknownFlags(db),
     ]);
     if (auth.status === "fulfilled" && (auth.value.sessions || auth.value.loginFailures || auth.value.oidcLogins))
       log.info(auth.value, "expired auth records deleted");
@@ -33,8 +41,9 @@ export function startHousekeeping(db: Kysely<Database>, log: Logger, policy: Hou
     if (metrics.status === "fulfilled" && (metrics.value.hourlyRowsRolledUp || metrics.value.dailyRowsDeleted)) {
       log.info(metrics.value, "SDK metrics rolled up to days and pruned");
     }
+    if (unknownFlags.status === "fulfilled" && unknownFlags.value > 0) log.info({ deleted: unknownFlags.value }, "unknown flags pruned");
     // Each part ran whatever the others did; a failure is logged by the task and retried at the next interval.
-    const failed = [auth, staleness, metrics].find((r) => r.status === "rejected");
+    const failed = [auth, staleness, metrics, unknownFlags].find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
   });
 }

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger } from "@vexil/api";
 import type { Config } from "./config.ts";
+import { VexilResponse } from "./server-response.ts";
 
 /** The HTTP server around a request handler, with the configured timeouts; it never listens (see server.ts). */
-export function createHttpServer(handle: (req: IncomingMessage, res: ServerResponse) => void, config: Config, log: Logger): Server {
-  const server = createServer(handle);
+export function createHttpServer(handle: (req: IncomingMessage, res: VexilResponse) => void, config: Config, log: Logger): Server {
+  const server = createServer({ ServerResponse: VexilResponse }, handle);
   // Node answers what it cannot parse as HTTP with a bare reply of its own; ours carries the one error body.
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable || error.code === "ECONNRESET") {
@@ -29,5 +30,6 @@ export function createHttpServer(handle: (req: IncomingMessage, res: ServerRespo
   server.requestTimeout = config.REQUEST_TIMEOUT_MS;
   server.headersTimeout = config.HEADERS_TIMEOUT_MS;
   server.keepAliveTimeout = config.KEEP_ALIVE_TIMEOUT_MS;
-  return server;
+  // Its responses are VexilResponses; to its users it is any node:http server.
+  return server as unknown as Server;
 }

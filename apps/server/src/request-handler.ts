@@ -19,6 +19,7 @@ import { createConsoleApp } from "./console-app.ts";
 import { createCors } from "./cors.ts";
 import { createDocsPage } from "./docs-page.ts";
 import type { ServerMetrics } from "./metrics/server-metrics.ts";
+import type { VexilResponse } from "./server-response.ts";
 
 const READY_TIMEOUT_MS = 2_000;
 
@@ -53,7 +54,7 @@ export function createRequestHandler({
   log,
   metrics,
   version,
-}: RequestHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+}: RequestHandlerOptions): (req: IncomingMessage, res: VexilResponse) => void {
   const trustedProxies = new Set(config.TRUST_PROXY);
   const cors = createCors(config.CORS_ORIGINS);
   const api = createApiHandler({ bodyLimit: config.BODY_LIMIT_BYTES });
@@ -136,9 +137,9 @@ export function createRequestHandler({
     // showed in the profile of SDK polls, where nothing logs at the usual production level.
     let reqLog: Logger | undefined;
     const requestLog = () => (reqLog ??= log.child({ reqId: requestId }));
-    res.setHeader("x-request-id", requestId);
-    res.setHeader("x-content-type-options", "nosniff");
-    // Admin data and auth responses must not linger in shared or browser caches.
+    // Sent with x-content-type-options as the head is written, on every answer but a 304 (docs/operations.md#response-headers).
+    res.requestId = requestId;
+    // Admin data and auth responses must not linger in shared or browser caches (a 304 says it again, as the 200 did).
     res.setHeader("cache-control", "no-store");
     const logRequests = log.isLevelEnabled?.("info") ?? true;
     res.on("finish", () => {

@@ -2,6 +2,7 @@ import { connectDatabase, migrateToLatest } from "@vexil/db";
 import { type App, createApp } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
+import { compileEmbeddedDatabaseForMemory } from "./embedded-runtime.ts";
 import { createLogger } from "./logger.ts";
 
 /**
@@ -12,6 +13,8 @@ export async function runServer(env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(env);
   const log = createLogger({ level: config.LOG_LEVEL, pretty: config.LOG_PRETTY ?? process.stdout.isTTY === true });
 
+  // Before the embedded database's module is loaded and compiled (at the first query, by migrate).
+  if (!config.DATABASE_URL) compileEmbeddedDatabaseForMemory();
   const db = connectDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,

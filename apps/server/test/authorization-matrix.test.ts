@@ -19,6 +19,7 @@ import {
   createUser,
   moveChangeRequest,
   RootRole,
+  registerClient,
 } from "@vexil/services";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -89,24 +90,29 @@ interface Row {
 }
 
 //                                         nobody tampered revoked viewer editor admin adminToken clientToken personalToken(Editor) frontendToken scimToken
-const READ = "401 401 401 200 200 200 200 403 200 403 403";
-const ADMIN_ONLY = "401 401 401 403 403 200 200 403 403 403 403";
-const ADMIN_CREATES = "401 401 401 403 403 201 201 403 403 403 403";
-const EDITOR_WRITES = "401 401 401 403 200 200 200 403 200 403 403";
-const PUBLIC = "200 200 200 200 200 200 200 200 200 200 200";
-const NOT_SET_UP = "404 404 404 404 404 404 404 404 404 404 404";
-const SDK = "401 401 401 403 403 403 200 200 403 403 403";
-const SKIPPERS = "401 401 401 403 403 200 200 403 403 403 403";
+//                                         projectViewer(Editor, Viewer of default) projectMember(Viewer, Member of default) projectOwner(Viewer, Owner of default)
+const READ = "401 401 401 200 200 200 200 403 200 403 403 200 200 200";
+const ADMIN_ONLY = "401 401 401 403 403 200 200 403 403 403 403 403 403 403";
+const ADMIN_CREATES = "401 401 401 403 403 201 201 403 403 403 403 403 403 403";
+// Writes in a project ("default"): its project Viewer (a root Editor) is refused, its Members and Owners write (docs/project-roles.md#the-rule).
+const PROJECT_WRITES = "401 401 401 403 200 200 200 403 200 403 403 403 200 200";
+const EDITOR_WRITES = "401 401 401 403 200 200 200 403 200 403 403 200 403 403";
+const PUBLIC = "200 200 200 200 200 200 200 200 200 200 200 200 200 200";
+const NOT_SET_UP = "404 404 404 404 404 404 404 404 404 404 404 404 404 404";
+const SDK = "401 401 401 403 403 403 200 200 403 403 403 403 403 403";
+const SKIPPERS = "401 401 401 403 403 200 200 403 403 403 403 403 403 403";
 // The frontend API takes frontend tokens (and admin tokens, as in Unleash); nothing else.
-const FRONTEND = "401 401 401 403 403 403 200 403 403 200 403";
-const SDK_ACCEPTS = "401 401 401 403 403 403 202 202 403 403 403";
+const FRONTEND = "401 401 401 403 403 403 200 403 403 200 403 403 403 403";
+const SDK_ACCEPTS = "401 401 401 403 403 403 202 202 403 403 403 403 403 403";
 // OFREP takes either SDK token (a server provider's client token, a browser's frontend token) and an admin token.
-const OFREP = "401 401 401 403 403 403 200 200 403 200 403";
+const OFREP = "401 401 401 403 403 403 200 200 403 200 403 403 403 403";
 // SCIM takes a SCIM token and nothing else; a SCIM token is refused everywhere else (docs/scim.md#the-scim-token).
-const SCIM = "401 401 401 403 403 403 403 403 403 403 200";
-const SCIM_CREATES = "401 401 401 403 403 403 403 403 403 403 201";
-const SCIM_DELETES = "401 401 401 403 403 403 403 403 403 403 204";
+const SCIM = "401 401 401 403 403 403 403 403 403 403 200 403 403 403";
+const SCIM_CREATES = "401 401 401 403 403 403 403 403 403 403 201 403 403 403";
+const SCIM_DELETES = "401 401 401 403 403 403 403 403 403 403 204 403 403 403";
 const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+// A project's access is changed by Admins and the project's Owners only (docs/project-roles.md#project-access).
+const PROJECT_ACCESS = "401 401 401 403 403 200 200 403 403 403 403 403 403 200";
 
 /** The one table: every route the server serves, and who gets which status. */
 const MATRIX: Record<string, Row> = {
@@ -123,7 +129,7 @@ const MATRIX: Record<string, Row> = {
   "GET /auth/oidc/login": { expect: NOT_SET_UP },
   "GET /auth/oidc/callback": { expect: NOT_SET_UP },
   // A person's own account: an API token is no user.
-  "GET /api/admin/user": { expect: "401 401 401 200 200 200 403 403 200 403 403" },
+  "GET /api/admin/user": { expect: "401 401 401 200 200 200 403 403 200 403 403 200 200 200" },
 
   "GET /api/admin/environments": { expect: READ },
   "POST /api/admin/environments": { expect: ADMIN_CREATES, request: () => ({ body: { name: unique("env"), type: "development" } }) },
@@ -140,7 +146,7 @@ const MATRIX: Record<string, Row> = {
 
   "GET /api/admin/projects/{projectId}/features": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
   "POST /api/admin/projects/{projectId}/features": {
-    expect: "401 401 401 403 201 201 201 403 201 403 403",
+    expect: "401 401 401 403 201 201 201 403 201 403 403 403 201 201",
     request: () => ({ params: { projectId: "default" }, body: { name: unique("feature") } }),
   },
   "GET /api/admin/projects/{projectId}/features/{featureName}": {
@@ -152,14 +158,14 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ params: { projectId: "default", featureName: FEATURE, environment: "development" } }),
   },
   "PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({
       params: { projectId: "default", featureName: FEATURE, environment: "development" },
       body: [{ name: "blue", weight: 1000, weightType: "variable", stickiness: "default" }],
     }),
   },
   "PATCH /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({
       params: { projectId: "default", featureName: FEATURE, environment: "development" },
       body: [{ op: "add", path: "/-", value: { name: unique("v"), weightType: "variable", stickiness: "default" } }],
@@ -167,15 +173,15 @@ const MATRIX: Record<string, Row> = {
   },
 
   "PUT /api/admin/projects/{projectId}/features/{featureName}": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({ params: { projectId: "default", featureName: FEATURE }, body: { impressionData: true } }),
   },
   "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({ params: DEV }),
   },
   "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({ params: DEV }),
   },
   "GET /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies": {
@@ -183,7 +189,7 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ params: DEV }),
   },
   "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({ params: DEV, body: { name: "default" } }),
   },
   "GET /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}": {
@@ -191,21 +197,21 @@ const MATRIX: Record<string, Row> = {
     request: async () => ({ params: { ...DEV, strategyId: await newStrategy() } }),
   },
   "PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: async () => ({
       params: { ...DEV, strategyId: await newStrategy() },
       body: { name: "userWithId", parameters: { userIds: "1" } },
     }),
   },
   "DELETE /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: async () => ({ params: { ...DEV, strategyId: await newStrategy() } }),
   },
   "GET /api/admin/strategies": { expect: READ },
   "POST /api/admin/strategies": { expect: ADMIN_CREATES, request: () => ({ body: { name: unique("strategy"), parameters: [] } }) },
   "GET /api/admin/segments": { expect: READ },
   "POST /api/admin/segments": {
-    expect: "401 401 401 403 201 201 201 403 201 403 403",
+    expect: "401 401 401 403 201 201 201 403 201 403 403 201 403 403",
     request: () => ({ body: { name: unique("segment") } }),
   },
   "GET /api/admin/segments/{id}": { expect: READ, request: async () => ({ params: { id: await newSegment() } }) },
@@ -276,6 +282,22 @@ const MATRIX: Record<string, Row> = {
   },
   "GET /api/admin/metrics/applications": { expect: READ },
   "GET /api/admin/client-metrics/features/{featureName}/raw": { expect: READ, request: () => ({ params: { featureName: FEATURE } }) },
+  "GET /api/admin/client-metrics/features/{featureName}": { expect: READ, request: () => ({ params: { featureName: FEATURE } }) },
+  "GET /api/admin/metrics/applications/{appName}": {
+    expect: READ,
+    request: async () => {
+      const registration = {
+        appName: "matrix-app",
+        instanceId: "i",
+        strategies: ["default"],
+        started: new Date().toISOString(),
+        interval: 1,
+      };
+      await registerClient(db, "development", registration);
+      return { params: { appName: "matrix-app" } };
+    },
+  },
+  "GET /api/admin/metrics/unknown-flags": { expect: READ },
 
   "GET /api/admin/banners": { expect: READ },
   "POST /api/admin/banners": { expect: ADMIN_CREATES, request: () => ({ body: { message: "matrix" } }) },
@@ -308,7 +330,7 @@ const MATRIX: Record<string, Row> = {
   },
   // A token is not a user and has no password of its own.
   "POST /api/admin/user/change-password": {
-    expect: "401 401 401 200 200 200 403 403 200 403 403",
+    expect: "401 401 401 200 200 200 403 403 200 403 403 200 200 200",
     fresh: true,
     request: () => ({ body: { password: "my new long password" } }),
   },
@@ -323,13 +345,13 @@ const MATRIX: Record<string, Row> = {
     },
   },
   // Personal tokens belong to users: an admin token has none.
-  "GET /api/admin/user/tokens": { expect: "401 401 401 200 200 200 403 403 200 403 403" },
+  "GET /api/admin/user/tokens": { expect: "401 401 401 200 200 200 403 403 200 403 403 200 200 200" },
   "POST /api/admin/user/tokens": {
-    expect: "401 401 401 201 201 201 403 403 201 403 403",
+    expect: "401 401 401 201 201 201 403 403 201 403 403 201 201 201",
     request: () => ({ body: { description: "mine", expiresAt: null } }),
   },
   "DELETE /api/admin/user/tokens/{id}": {
-    expect: "401 401 401 200 200 200 403 403 200 403 403",
+    expect: "401 401 401 200 200 200 403 403 200 403 403 200 200 200",
     request: async (caller) => {
       // The caller's own token where it is a user, else someone else's (refused before it is looked up).
       const ownerId = caller.userId ?? setup.id;
@@ -349,7 +371,7 @@ const MATRIX: Record<string, Row> = {
   },
   // Change requests are proposed and approved by users; an admin token is refused.
   "POST /api/admin/projects/{projectId}/environments/{environment}/change-requests": {
-    expect: "401 401 401 403 200 200 403 403 200 403 403",
+    expect: "401 401 401 403 200 200 403 403 200 403 403 403 200 200",
     request: () => ({
       params: { projectId: "default", environment: "production" },
       body: { feature: FEATURE, action: "updateEnabled", payload: { enabled: false } },
@@ -361,45 +383,45 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ params: { projectId: "default", id: readableCr } }),
   },
   "PUT /api/admin/projects/{projectId}/change-requests/{id}/state": {
-    expect: "401 401 401 403 200 200 403 403 200 403 403",
+    expect: "401 401 401 403 200 200 403 403 200 403 403 403 200 200",
     request: async () => ({ params: { projectId: "default", id: await changeRequestInReview() }, body: { state: "Approved" } }),
   },
 
   // Archive, revive, delete (docs/flag-model.md#archive-revive-delete). Production of "default" is gated: archiving is a
   // direct write there, so only those who may skip change requests archive; reviving and deleting an archived flag are not gated.
   "DELETE /api/admin/projects/{projectId}/features/{featureName}": {
-    expect: "401 401 401 403 403 202 202 403 403 403 403",
+    expect: "401 401 401 403 403 202 202 403 403 403 403 403 403 403",
     request: async () => ({ params: { projectId: "default", featureName: await newFeature() } }),
   },
   "POST /api/admin/projects/{projectId}/archive": {
-    expect: "401 401 401 403 403 202 202 403 403 403 403",
+    expect: "401 401 401 403 403 202 202 403 403 403 403 403 403 403",
     request: async () => ({ params: { projectId: "default" }, body: { features: [await newFeature()] } }),
   },
   "POST /api/admin/projects/{projectId}/archive/validate": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: async () => ({ params: { projectId: "default" }, body: { features: [await newFeature()] } }),
   },
   "POST /api/admin/projects/{projectId}/revive": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: async () => ({ params: { projectId: "default" }, body: { features: [await archivedFeature()] } }),
   },
   "POST /api/admin/archive/revive/{featureName}": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: async () => ({ params: { featureName: await archivedFeature() } }),
   },
   "POST /api/admin/projects/{projectId}/delete": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: async () => ({ params: { projectId: "default" }, body: { features: [await archivedFeature()] } }),
   },
   "DELETE /api/admin/archive/{featureName}": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: async () => ({ params: { featureName: await archivedFeature() } }),
   },
   // Tags: tag types are Editors' (CREATE/UPDATE/DELETE_TAG_TYPE, as in Unleash); a flag's tags need UPDATE_FEATURE;
   // creating a tag needs only to be authenticated, as in Unleash.
   "GET /api/admin/tag-types": { expect: READ },
   "POST /api/admin/tag-types": {
-    expect: "401 401 401 403 201 201 201 403 201 403 403",
+    expect: "401 401 401 403 201 201 201 403 201 403 403 201 403 403",
     request: () => ({ body: { name: unique("tag-type") } }),
   },
   "POST /api/admin/tag-types/validate": { expect: READ, request: () => ({ body: { name: unique("tag-type") } }) },
@@ -412,7 +434,7 @@ const MATRIX: Record<string, Row> = {
   // Context fields: reading for anyone signed in; writes are Editors' (CREATE/UPDATE/DELETE_CONTEXT_FIELD, as in Unleash).
   "GET /api/admin/context": { expect: READ },
   "POST /api/admin/context": {
-    expect: "401 401 401 403 201 201 201 403 201 403 403",
+    expect: "401 401 401 403 201 201 201 403 201 403 403 201 403 403",
     request: () => ({ body: { name: unique("ctx") } }),
   },
   "POST /api/admin/context/validate": { expect: EDITOR_WRITES, request: () => ({ body: { name: unique("ctx") } }) },
@@ -436,7 +458,7 @@ const MATRIX: Record<string, Row> = {
   },
   "GET /api/admin/tags": { expect: READ },
   "POST /api/admin/tags": {
-    expect: "401 401 401 201 201 201 201 403 201 403 403",
+    expect: "401 401 401 201 201 201 201 403 201 403 403 201 201 201",
     request: () => ({ body: { type: "simple", value: unique("tag") } }),
   },
   "GET /api/admin/tags/{type}": { expect: READ, request: () => ({ params: { type: "simple" } }) },
@@ -444,19 +466,19 @@ const MATRIX: Record<string, Row> = {
   "DELETE /api/admin/tags/{type}/{value}": { expect: EDITOR_WRITES, request: async () => ({ params: await newTag() }) },
   "GET /api/admin/features/{featureName}/tags": { expect: READ, request: () => ({ params: { featureName: FEATURE } }) },
   "POST /api/admin/features/{featureName}/tags": {
-    expect: "401 401 401 403 201 201 201 403 201 403 403",
+    expect: "401 401 401 403 201 201 201 403 201 403 403 403 201 201",
     request: () => ({ params: { featureName: FEATURE }, body: { type: "simple", value: unique("tag") } }),
   },
   "PUT /api/admin/features/{featureName}/tags": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({ params: { featureName: FEATURE }, body: { addedTags: [{ type: "simple", value: unique("tag") }], removedTags: [] } }),
   },
   "DELETE /api/admin/features/{featureName}/tags/{type}/{value}": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: async () => ({ params: { featureName: FEATURE, ...(await newTag()) } }),
   },
   "PUT /api/admin/projects/{projectId}/tags": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({
       params: { projectId: "default" },
       body: { features: [FEATURE], tags: { addedTags: [{ type: "simple", value: unique("tag") }], removedTags: [] } },
@@ -464,14 +486,14 @@ const MATRIX: Record<string, Row> = {
   },
   // Flag lifecycle: stale flags, feature types, project health.
   "PATCH /api/admin/projects/{projectId}/features/{featureName}": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({
       params: { projectId: "default", featureName: FEATURE },
       body: [{ op: "replace", path: "/description", value: unique("d") }],
     }),
   },
   "POST /api/admin/projects/{projectId}/stale": {
-    expect: "401 401 401 403 202 202 202 403 202 403 403",
+    expect: "401 401 401 403 202 202 202 403 202 403 403 403 202 202",
     request: () => ({ params: { projectId: "default" }, body: { features: [FEATURE], stale: seq++ % 2 === 0 } }),
   },
   "GET /api/admin/feature-types": { expect: READ },
@@ -485,11 +507,11 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ params: { projectId: "default", featureName: FEATURE } }),
   },
   "POST /api/admin/projects/{projectId}/features/{featureName}/lifecycle/complete": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({ params: { projectId: "default", featureName: FEATURE }, body: { status: "kept" } }),
   },
   "POST /api/admin/projects/{projectId}/features/{featureName}/lifecycle/uncomplete": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({ params: { projectId: "default", featureName: FEATURE } }),
   },
   "GET /api/admin/lifecycle/count": { expect: READ },
@@ -500,26 +522,26 @@ const MATRIX: Record<string, Row> = {
   },
   // A clone writes strategies into every environment: production is gated, so only those who may skip change requests clone.
   "POST /api/admin/projects/{projectId}/features/{featureName}/clone": {
-    expect: "401 401 401 403 403 201 201 403 403 403 403",
+    expect: "401 401 401 403 403 201 201 403 403 403 403 403 403 403",
     request: () => ({ params: { projectId: "default", featureName: FEATURE }, body: { name: unique("clone") } }),
   },
   "POST /api/admin/projects/{projectId}/bulk_features/environments/{environment}/on": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({ params: { projectId: "default", environment: "development" }, body: { features: [FEATURE] } }),
   },
   "POST /api/admin/projects/{projectId}/bulk_features/environments/{environment}/off": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: () => ({ params: { projectId: "default", environment: "development" }, body: { features: [FEATURE] } }),
   },
   "PATCH /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: async () => ({
       params: { ...DEV, strategyId: await newStrategy() },
       body: [{ op: "replace", path: "/title", value: "patched" }],
     }),
   },
   "POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/set-sort-order": {
-    expect: EDITOR_WRITES,
+    expect: PROJECT_WRITES,
     request: async () => ({ params: DEV, body: [{ id: await newStrategy(), sortOrder: 0 }] }),
   },
   "POST /api/admin/features/validate": { expect: READ, request: () => ({ body: { name: unique("free") } }) },
@@ -527,7 +549,7 @@ const MATRIX: Record<string, Row> = {
   "POST /api/admin/features-batch/export": { expect: READ, request: () => ({ body: { environment: "development", features: [FEATURE] } }) },
   "POST /api/admin/features-batch/validate": { expect: READ, request: () => ({ body: batchImport(unique("batch")) }) },
   "POST /api/admin/features-batch/import": {
-    expect: "401 401 401 403 200 200 400 403 200 403 403",
+    expect: "401 401 401 403 200 200 400 403 200 403 403 403 403 403",
     request: () => ({ body: batchImport(unique("batch")) }),
   },
   "POST /ofrep/v1/evaluate/flags/{key}": {
@@ -550,6 +572,8 @@ const MATRIX: Record<string, Row> = {
   },
   // The inbox lists what the caller can act on; a viewer's is empty, an SDK token is refused as on the rest of the admin API.
   "GET /api/admin/change-requests/inbox": { expect: READ },
+  // An open console's stream of what changed (docs/console-live.md): anyone signed in; SDK tokens are refused as on the rest of the admin API.
+  "GET /api/admin/console-events": { expect: READ },
 
   "GET /scim/v2/ServiceProviderConfig": { expect: SCIM },
   "GET /scim/v2/ResourceTypes": { expect: SCIM },
@@ -586,6 +610,30 @@ const MATRIX: Record<string, Row> = {
   "DELETE /scim/v2/Groups/{id}": { expect: SCIM_DELETES, request: async () => ({ params: { id: (await newScimGroup()).scimId } }) },
   "GET /api/admin/groups": { expect: ADMIN_ONLY },
   "GET /api/admin/groups/{groupId}": { expect: ADMIN_ONLY, request: async () => ({ params: { groupId: (await newScimGroup()).id } }) },
+
+  // Roles per project (docs/project-roles.md): reading is anyone's signed in; changing, Admins' and the project's Owners'.
+  "GET /api/admin/roles": { expect: READ },
+  "GET /api/admin/projects/{projectId}/access": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
+  "POST /api/admin/projects/{projectId}/role/{roleId}/access": {
+    expect: PROJECT_ACCESS,
+    request: async () => ({ params: { projectId: "default", roleId: 6 }, body: { users: [{ id: await newUser() }] } }),
+  },
+  "PUT /api/admin/projects/{projectId}/users/{userId}/roles": {
+    expect: PROJECT_ACCESS,
+    request: async () => ({ params: { projectId: "default", userId: await newUser() }, body: { roles: [6] } }),
+  },
+  "DELETE /api/admin/projects/{projectId}/users/{userId}/roles": {
+    expect: PROJECT_ACCESS,
+    request: async () => ({ params: { projectId: "default", userId: await newUser() } }),
+  },
+  "PUT /api/admin/projects/{projectId}/groups/{groupId}/roles": {
+    expect: PROJECT_ACCESS,
+    request: async () => ({ params: { projectId: "default", groupId: (await newScimGroup()).id }, body: { roles: [5] } }),
+  },
+  "DELETE /api/admin/projects/{projectId}/groups/{groupId}/roles": {
+    expect: PROJECT_ACCESS,
+    request: async () => ({ params: { projectId: "default", groupId: (await newScimGroup()).id } }),
+  },
 };
 
 async function newStrategy(): Promise<string> {

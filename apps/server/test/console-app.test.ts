@@ -23,6 +23,7 @@ test("the console's paths answer with the app under a self-only CSP, revalidated
     "/tokens?x=1",
     "/events",
     "/segments",
+    "/unknown-flags",
   ]) {
     const res = await srv.call("GET", path);
     assert.is(res.status, 200, path);
@@ -46,14 +47,14 @@ test("hashed assets carry their content type and are cached for a year; HEAD has
   assert.is((await srv.call("GET", `/assets/${css}`)).headers["content-type"], "text/css; charset=utf-8");
 });
 
-test("the first load is at most 150 KB of gzipped JavaScript; the editors and the segments page are chunks loaded later", () => {
+test("the first load is at most 150 KB of gzipped JavaScript; the editors, the segments page and the usage charts are chunks loaded later", () => {
   const html = readFileSync(join(CONSOLE_DIST, "index.html"), "utf8");
   // The entry and the chunks index.html preloads with it: what a first visit downloads.
   const first = [...html.matchAll(/(?:src|href)="\/assets\/([^"]+\.js)"/g)].map((m) => m[1] as string);
   const gzipped = first.reduce((sum, name) => sum + gzipSync(readFileSync(join(CONSOLE_DIST, "assets", name))).length, 0);
   assert.ok(gzipped <= 150 * 1024, `${gzipped} bytes gzipped in ${first.join(", ")}`);
   const chunks = readdirSync(join(CONSOLE_DIST, "assets")).filter((name) => name.endsWith(".js"));
-  for (const lazy of ["strategy-editor", "segments-page"]) {
+  for (const lazy of ["strategy-editor", "segments-page", "usage-section", "unknown-flags-page"]) {
     const chunk = chunks.find((name) => name.startsWith(`${lazy}-`));
     assert.ok(chunk, `${lazy} is a chunk of its own: ${chunks.join(", ")}`);
     assert.not.ok(first.includes(chunk as string), `${lazy} is not in the first load`);

@@ -6,8 +6,9 @@ import { createTestDb } from "@vexil/db/testing";
 import { request } from "undici";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { clientToken, frontendToken } from "./support/principals.ts";
 import { startServerProcess } from "./support/server-process.ts";
-import { startTestServer } from "./support/test-server.ts";
+import { type Reply, startTestServer, UUID_V4 } from "./support/test-server.ts";
 
 const srv = await startTestServer();
 const ADMIN = { username: "admin", password: "unleash4all" };
@@ -102,6 +103,43 @@ test("CORS with an allowlist: listed origins only, credentials, and preflights a
       });
       assert.is(otherPreflight.headers["access-control-allow-origin"], undefined, origin);
       assert.is.not(otherPreflight.status, 204, origin);
+    }
+  } finally {
+    await own.app.server.close();
+    await own.app.deps.hasher.close();
+    await own.app.scheduler.stop();
+  }
+});
+
+test("a 304 repeats what a cache updates from its 200 (ETag, Cache-Control, Vary, CORS), without nosniff and x-request-id", async () => {
+  // docs/operations.md#response-headers; a browser's polls come from a listed origin.
+  const app = "https://app.example.com";
+  const own = await startTestServer({ CORS_ORIGINS: app }, { db: srv.db });
+  try {
+    const browser = { ...(await frontendToken(own)), origin: app };
+    const sdk = await clientToken(own);
+    const context = { context: { targetingKey: "u1" } };
+    const bulk = (headers: Record<string, string>) => own.call("POST", "/ofrep/v1/evaluate/flags", { headers, body: context });
+    // Each poll, and the Vary its 200 has: CORS's for a page, the client API's for its gzip.
+    const polls: [string, Record<string, string>, string, (headers: Record<string, string>) => Promise<Reply>][] = [
+      ["frontend API", browser, "Origin", (headers) => own.call("GET", "/api/frontend?userId=u1", { headers })],
+      ["OFREP bulk", browser, "Origin", bulk],
+      ["client API", sdk, "accept-encoding", (headers) => own.call("GET", "/api/client/features", { headers })],
+    ];
+    for (const [name, headers, vary, ask] of polls) {
+      const first = await ask(headers);
+      const again = await ask({ ...headers, "if-none-match": String(first.headers.etag) });
+      assert.equal([first.status, again.status, first.headers.vary], [200, 304, vary], name);
+      for (const field of ["etag", "cache-control", "vary", "access-control-allow-origin", "access-control-allow-credentials"]) {
+        assert.is(again.headers[field], first.headers[field], `${name}: ${field}`);
+      }
+      assert.is(again.headers["cache-control"], "no-store", name);
+      assert.match(String(first.headers["x-request-id"]), UUID_V4, name);
+      assert.equal(
+        [first.headers["x-content-type-options"], again.headers["x-content-type-options"], again.headers["x-request-id"]],
+        ["nosniff", undefined, undefined],
+        name,
+      );
     }
   } finally {
     await own.app.server.close();

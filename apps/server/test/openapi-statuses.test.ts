@@ -32,8 +32,9 @@ const operations: Operation[] = Object.entries<any>(doc.paths).flatMap(([path, i
 );
 
 const fill = (path: string, value: (name: string) => string) => path.replace(/\{(\w+)\}/g, (_, name: string) => value(name));
-// Numbered records: `{id}`, and a group's `{groupId}` (Unleash's name for it).
-const absent = (name: string) => (name === "id" || name === "groupId" ? "987654" : "no-such-thing");
+// Numbered records: `{id}`, and Unleash's names for a group's, a user's and a role's (`{groupId}`, `{userId}`, `{roleId}`).
+const NUMBERED = new Set(["id", "groupId", "userId", "roleId"]);
+const absent = (name: string) => (NUMBERED.has(name) ? "987654" : "no-such-thing");
 
 /** Sends one probe and checks that the status it gets is one the document lists for the operation. */
 async function probe(op: Operation, label: string, path: string, options: Parameters<typeof srv.call>[2], expected?: number) {

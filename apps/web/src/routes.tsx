@@ -11,6 +11,7 @@ import { IntegrationsPage } from "./integrations/integrations-page.tsx";
 import { Shell } from "./layout/shell.tsx";
 import { LoginPage } from "./login/login-page.tsx";
 import { PlaygroundPage } from "./playground/playground-page.tsx";
+import { ProjectAccessPage } from "./project-access/project-access-page.tsx";
 import { ProjectPage } from "./projects/project-page.tsx";
 import { ProjectsPage } from "./projects/projects-page.tsx";
 import { isAdmin, useSessionUser } from "./session.ts";
@@ -19,6 +20,7 @@ import { UsersPage } from "./users/users-page.tsx";
 
 // Pages that are not the first load's come as their own chunks.
 const SegmentsPage = lazy(() => import("./segments/segments-page.tsx"));
+const UnknownFlagsPage = lazy(() => import("./usage/unknown-flags-page.tsx"));
 
 /** The pages; the server answers each of these paths with the app (apps/server/src/console-app.ts lists their prefixes). */
 export function Routes() {
@@ -31,6 +33,7 @@ export function Routes() {
         <Route path="/projects" component={ProjectsPage} />
         <Route path="/projects/:projectId">{(p) => <ProjectPage projectId={p.projectId} />}</Route>
         <Route path="/projects/:projectId/archive">{(p) => <ArchivePage projectId={p.projectId} />}</Route>
+        <Route path="/projects/:projectId/access">{(p) => <ProjectAccessPage projectId={p.projectId} />}</Route>
         <Route path="/projects/:projectId/features/:featureName">
           {(p) => <FeaturePage projectId={p.projectId} featureName={p.featureName} />}
         </Route>
@@ -45,6 +48,11 @@ export function Routes() {
         </Route>
         <Route path="/change-requests/inbox" component={InboxPage} />
         <Route path="/playground" component={PlaygroundPage} />
+        <Route path="/unknown-flags">
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            <UnknownFlagsPage />
+          </Suspense>
+        </Route>
         {admin && <Route path="/banners" component={BannersPage} />}
         {admin && <Route path="/users" component={UsersPage} />}
         {admin && <Route path="/tokens" component={TokensPage} />}

@@ -1,4 +1,15 @@
-import { AuthenticationRequired, NoAccessError, type Permission, type Principal, principalHasPermission } from "@vexil/services";
+import {
+  AuthenticationRequired,
+  NoAccessError,
+  type Permission,
+  type Principal,
+  PROJECT_PERMISSIONS,
+  principalHasPermission,
+  projectOfFeature,
+  projectRolesDeciding,
+} from "@vexil/services";
+import type { Database } from "@vexil/db";
+import type { Kysely } from "kysely";
 
 /**
  * Who may call a procedure: anyone, anyone authenticated, holders of one permission, an SDK
@@ -8,12 +19,53 @@ import { AuthenticationRequired, NoAccessError, type Permission, type Principal,
  */
 export type Access = "public" | "authenticated" | "client" | "frontend" | "sdk" | "scim" | Permission;
 
+/** Where a call acts: the environment and the project its path (or, over tRPC, its input) names. */
+export interface AccessScope {
+  environment?: string | undefined;
+  projectId?: string | undefined;
+}
+
+/** The scope a call's input names: its `environment` and `projectId` fields, when they are strings. */
+function accessScopeOf(input: unknown): AccessScope {
+  if (input === null || typeof input !== "object") return {};
+  const { environment, projectId } = input as { environment?: unknown; projectId?: unknown };
+  return {
+    environment: typeof environment === "string" ? environment : undefined,
+    projectId: typeof projectId === "string" ? projectId : undefined,
+  };
+}
+
+/**
+ * The scope of a call whose input names a flag but not its project (`/api/admin/archive/{featureName}`,
+ * a flag's tags): the flag's project, looked up only for a caller whose project roles could decide the
+ * route's permission (docs/project-roles.md#which-routes); every other call's scope is known at once.
+ */
+export function accessScopeFor(
+  db: Kysely<Database>,
+  principal: Principal | null,
+  access: Access,
+  input: unknown,
+): AccessScope | Promise<AccessScope> {
+  const scope = accessScopeOf(input);
+  if (scope.projectId !== undefined || !mayBeDecidedByProjectRoles(principal, access)) return scope;
+  const featureName = (input as { featureName?: unknown } | null | undefined)?.featureName;
+  if (typeof featureName !== "string") return scope;
+  return projectOfFeature(db, featureName).then((projectId) => ({ ...scope, projectId: projectId ?? undefined }));
+}
+
+function mayBeDecidedByProjectRoles(principal: Principal | null, access: Access): boolean {
+  if (principal?.kind !== "user" || !principal.projectRoles || !PROJECT_PERMISSIONS.has(access as Permission)) return false;
+  return Object.keys(principal.projectRoles).length > 0;
+}
+
 /**
  * Throws the 401 or 403 of docs/errors.md#check-order. The REST bridge calls it before it reads a body
  * (so that 401 and 403 come before 415, 413 and 400) and every protected procedure calls it
- * again, so that the tRPC transport enforces the same rule.
+ * again, so that the tRPC transport enforces the same rule. In a project, the caller's project roles
+ * decide its permissions where they hold any (docs/project-roles.md#the-rule), here for every route at once.
  */
-export function checkAccess(principal: Principal | null, access: Access, environment?: string): asserts principal is Principal {
+export function checkAccess(principal: Principal | null, access: Access, scope: AccessScope = {}): asserts principal is Principal {
+  const { environment, projectId } = scope;
   if (access === "public") return;
   if (!principal) throw new AuthenticationRequired();
   // A SCIM token provisions users and groups, and does nothing else; nothing else provisions (docs/scim.md#the-scim-token).
@@ -43,5 +95,8 @@ export function checkAccess(principal: Principal | null, access: Access, environ
     throw access === "authenticated" ? new NoAccessError(why) : NoAccessError.forPermission(access, environment, why);
   }
   if (access === "authenticated") return;
-  if (!principalHasPermission(principal, access)) throw NoAccessError.forPermission(access, environment);
+  if (!principalHasPermission(principal, access, projectId)) {
+    const decidedIn = projectRolesDeciding(principal, access, projectId) ? projectId : undefined;
+    throw NoAccessError.forPermission(access, environment, undefined, decidedIn);
+  }
 }

@@ -48,7 +48,8 @@ export const handleClientFeatures: RawHandler = async (req, res, ctx) => {
     inlineSegmentConstraints: !readsSegmentsAtTop(Array.isArray(spec) ? spec[0] : spec),
   });
   if (etagMatches(req.headers["if-none-match"], rendered.etag)) {
-    res.writeHead(304, { etag: rendered.etag });
+    // A 304 names the Vary its 200 would have named (RFC 9110 §15.4.5), so that a cache keeps the right entry.
+    res.writeHead(304, { etag: rendered.etag, vary: "accept-encoding" });
     res.end();
     return;
   }

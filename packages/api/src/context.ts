@@ -1,5 +1,13 @@
 import type { AuthCache, Database } from "@vexil/db";
-import type { ClientMetricsBuffer, LoginPolicy, OidcSignIn, PasswordHasher, Principal, ServedFeatures } from "@vexil/services";
+import type {
+  ClientMetricsBuffer,
+  ConsoleEventHub,
+  LoginPolicy,
+  OidcSignIn,
+  PasswordHasher,
+  Principal,
+  ServedFeatures,
+} from "@vexil/services";
 import type { Kysely } from "kysely";
 import type { ClientStreams } from "./client-streaming/client-streams.ts";
 import type { CookieSettings } from "./session-cookie.ts";
@@ -27,6 +35,8 @@ export interface ApiDeps {
   servedFeatures: ServedFeatures;
   /** The open `GET /api/client/streaming` responses. */
   clientStreams: ClientStreams;
+  /** What open consoles are told when something changes, on any instance (docs/console-live.md). */
+  consoleEvents: ConsoleEventHub;
   /** Where SDK metrics wait to be stored in batches. */
   clientMetrics: ClientMetricsBuffer;
   /** Single sign-on with OpenID Connect, where it is set up (docs/oidc.md#settings); null where it is not. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AnyRouter } from "@trpc/server";
 import { NotFoundError, ValidationError } from "@vexil/services";
-import { checkAccess } from "./access.ts";
+import { type AccessScope, accessScopeFor, checkAccess } from "./access.ts";
 import type { Context, Logger, ProtectedContext } from "./context.ts";
 import { type FailureBody, type HttpFailure, toHttpFailure } from "./error-response.ts";
 import { readJsonBody } from "./request-body.ts";
@@ -229,24 +229,19 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
     }
   };
 
-  return (req, res, ctx) => {
-    const url = req.url ?? "/";
-    const queryAt = url.indexOf("?");
-    let matched: ReturnType<typeof routeOf>;
+  /** From the access check on, once the call's scope is known (docs/errors.md#check-order). */
+  const serveInScope = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: Context,
+    found: { route: MatchableRoute; params: Record<string, string> },
+    scope: AccessScope,
+    url: string,
+    queryAt: number,
+    failureRoute: FailureRoute,
+  ): Promise<void> => {
     try {
-      matched = routeOf(req, queryAt === -1 ? url : url.slice(0, queryAt));
-      setRouteLabel(res, matched.route.path);
-    } catch (error) {
-      sendError(res, ctx.log, error);
-      return Promise.resolve();
-    }
-    // From here on the route is known: its failures leave in its own protocol's body, when it has one.
-    const failureRoute: FailureRoute = { body: matched.route.meta.raw?.failureBody, params: {} };
-    let found: { route: MatchableRoute; params: Record<string, string> };
-    try {
-      found = { route: matched.route, params: paramsOf(matched.route, matched.values) };
-      failureRoute.params = found.params;
-      checkAccess(ctx.principal, found.route.meta.access ?? "authenticated", found.params.environment);
+      checkAccess(ctx.principal, found.route.meta.access ?? "authenticated", scope);
       // A route without a body leaves any sent one unread, and it would hold the connection's next request hostage.
       if (!found.route.hasBody) req.resume();
       // A raw route without a body (an SDK poll) goes straight to its handler: no frame of the bridge's waits for it.
@@ -261,5 +256,38 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       return Promise.resolve();
     }
     return callProcedure(req, res, ctx, found, url, queryAt, failureRoute);
+  };
+
+  return (req, res, ctx) => {
+    const url = req.url ?? "/";
+    const queryAt = url.indexOf("?");
+    let matched: ReturnType<typeof routeOf>;
+    try {
+      matched = routeOf(req, queryAt === -1 ? url : url.slice(0, queryAt));
+      setRouteLabel(res, matched.route.path);
+    } catch (error) {
+      sendError(res, ctx.log, error);
+      return Promise.resolve();
+    }
+    // From here on the route is known: its failures leave in its own protocol's body, when it has one.
+    const failureRoute: FailureRoute = { body: matched.route.meta.raw?.failureBody, params: {} };
+    let found: { route: MatchableRoute; params: Record<string, string> };
+    let scope: ReturnType<typeof accessScopeFor>;
+    try {
+      found = { route: matched.route, params: paramsOf(matched.route, matched.values) };
+      failureRoute.params = found.params;
+      scope = accessScopeFor(ctx.db, ctx.principal, found.route.meta.access ?? "authenticated", found.params);
+    } catch (error) {
+      sendError(res, ctx.log, error, failureRoute);
+      return Promise.resolve();
+    }
+    // Only a route naming a flag without its project, for a caller holding project roles, waits for a look-up here.
+    if (scope instanceof Promise) {
+      return scope.then(
+        (resolved) => serveInScope(req, res, ctx, found, resolved, url, queryAt, failureRoute),
+        (error) => sendError(res, ctx.log, error, failureRoute),
+      );
+    }
+    return serveInScope(req, res, ctx, found, scope, url, queryAt, failureRoute);
   };
 }

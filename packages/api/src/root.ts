@@ -36,6 +36,9 @@ import { changeRequestInboxRouter } from "./router/change-request-inbox.ts";
 import { playgroundRouter } from "./router/playground.ts";
 import { groupsRouter } from "./router/groups.ts";
 import { scimRouter } from "./router/scim.ts";
+import { usageRouter } from "./router/usage.ts";
+import { projectAccessRouter } from "./router/project-access.ts";
+import { consoleEventsRouter } from "./router/console-events.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -77,6 +80,9 @@ export const appRouter = router({
   changeRequestInbox: changeRequestInboxRouter,
   groups: groupsRouter,
   scim: scimRouter,
+  usage: usageRouter,
+  projectAccess: projectAccessRouter,
+  consoleEvents: consoleEventsRouter,
 });
 
 export type AppRouter = typeof appRouter;

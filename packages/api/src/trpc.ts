@@ -3,7 +3,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { type Access, checkAccess } from "./access.ts";
+import { type Access, accessScopeFor, checkAccess } from "./access.ts";
 import type { Context, ProtectedContext } from "./context.ts";
 import { type ErrorName, errorShape, type FailureBody, toHttpFailure } from "./error-response.ts";
 import { assertStorableText } from "./storable-text.ts";
@@ -136,9 +136,9 @@ export const publicProcedure = t.procedure.use(({ getRawInput, next }) =>
 export const protectedProcedure = t.procedure.use(({ ctx, meta, getRawInput, next }) =>
   checked(
     async () => {
-      const raw = (await getRawInput().catch(() => undefined)) as { environment?: unknown } | undefined;
-      const environment = typeof raw?.environment === "string" ? raw.environment : undefined;
-      checkAccess(ctx.principal, meta?.access ?? "authenticated", environment);
+      const raw = await getRawInput().catch(() => undefined);
+      const access = meta?.access ?? "authenticated";
+      checkAccess(ctx.principal, access, await accessScopeFor(ctx.db, ctx.principal, access, raw));
       assertStorableText(raw);
     },
     () => next({ ctx: { ...ctx, principal: ctx.principal as NonNullable<typeof ctx.principal> } }),

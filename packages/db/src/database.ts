@@ -16,6 +16,7 @@ import type { ContextFieldTable } from "./tables/context-field.table.ts";
 import type { LoginFailureTable, LoginStreakTable } from "./tables/login-failure.table.ts";
 import type { OidcLoginTable } from "./tables/oidc-login.table.ts";
 import type { ProjectEnvironmentTable, ProjectTable } from "./tables/project.table.ts";
+import type { GroupRoleTable, RoleUserTable } from "./tables/project-role.table.ts";
 import type { SessionTable } from "./tables/session.table.ts";
 import type { UserTable } from "./tables/user.table.ts";
 import type { FeatureStrategySegmentTable, FeatureStrategyTable, StrategyTypeTable } from "./tables/strategy.table.ts";
@@ -27,6 +28,7 @@ import type {
   ClientMetricTable,
   ClientMetricVariantDailyTable,
   ClientMetricVariantTable,
+  UnknownFlagTable,
 } from "./tables/client-metrics.table.ts";
 
 /** Every table Vexil keeps, as Kysely sees it. Columns are snake_case in SQL and here. */
@@ -58,6 +60,7 @@ export interface Database {
   client_metric_variants: ClientMetricVariantTable;
   client_metrics_daily: ClientMetricDailyTable;
   client_metric_variants_daily: ClientMetricVariantDailyTable;
+  unknown_flags: UnknownFlagTable;
   feature_types: FeatureTypeTable;
   feature_lifecycles: FeatureLifecycleTable;
   tag_types: TagTypeTable;
@@ -68,4 +71,6 @@ export interface Database {
   addon_deliveries: AddonDeliveryTable;
   groups: GroupTable;
   group_users: GroupUserTable;
+  role_user: RoleUserTable;
+  group_role: GroupRoleTable;
 }

@@ -105,6 +105,10 @@ export {
   listClientApplications,
 } from "./client-metrics/read-client-metrics.ts";
 export { rollUpClientMetrics } from "./client-metrics-retention/roll-up-client-metrics.ts";
+export { clientApplication } from "./usage/client-application.ts";
+export { featureUsage } from "./usage/feature-usage.ts";
+export { listUnknownFlags } from "./usage/list-unknown-flags.ts";
+export { pruneUnknownFlags } from "./usage/prune-unknown-flags.ts";
 export {
   CONTEXT_FIELDS,
   type FrontendContext,
@@ -121,6 +125,8 @@ export {
   type ClientScopeHub,
   createClientScopeHub,
 } from "./client-streaming/client-scope-hub.ts";
+export { type ConsoleEventHub, createConsoleEventHub } from "./console-events/console-event-hub.ts";
+export { CONSOLE_EVENTS_CHANNEL, type ConsoleNotice } from "./console-events/console-notice.ts";
 export { featureNamesSchema } from "./feature-archive/feature-names.ts";
 export { archiveFeature, archiveFeatures } from "./feature-archive/archive-features.ts";
 export { reviveFeature, reviveFeatures } from "./feature-archive/revive-features.ts";
@@ -217,3 +223,7 @@ export {
   type ScimGroupView,
 } from "./scim/provision-groups.ts";
 export { getGroup, listGroups } from "./groups/group.ts";
+export { ROLES } from "./project-roles/role.ts";
+export { getProjectAccess } from "./project-roles/project-access.ts";
+export { addProjectRoleAccess, removeProjectRoles, setProjectRoles } from "./project-roles/change-project-access.ts";
+export { projectOfFeature } from "./features/project-of-feature.ts";

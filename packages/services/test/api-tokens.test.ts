@@ -48,7 +48,14 @@ test("API tokens carry Unleash's prefix and stand for an admin or a client", asy
 test("a personal token acts as its user, is listed and revoked only by them, and ends when it expires", async () => {
   const pat = await createPersonalToken(db, tess, { description: "laptop", expiresAt: null });
   const found = await lookUpTokenPrincipal(db, pat.secret);
-  assert.equal(found?.value, { kind: "user", userId: user.id, username: "tess", rootRole: RootRole.Editor, via: "personal-token" });
+  assert.equal(found?.value, {
+    kind: "user",
+    userId: user.id,
+    username: "tess",
+    rootRole: RootRole.Editor,
+    via: "personal-token",
+    projectRoles: {},
+  });
   assert.equal(found?.tags, [`token:${pat.id}`, `user:${user.id}`]);
   assert.equal(
     (await listPersonalTokens(db, tess)).map((t) => t.id),

@@ -39,6 +39,8 @@ test("a login's session stands for its user until it ends", async () => {
     rootRole: RootRole.Viewer,
     via: "session",
     sessionId,
+    // No project roles (docs/project-roles.md#the-rule).
+    projectRoles: {},
   });
   assert.equal(found?.tags, [`user:${user.id}`]);
   assert.ok(found && found.expiresInMs !== null && found.expiresInMs > 0 && found.expiresInMs <= policy.idleMs);

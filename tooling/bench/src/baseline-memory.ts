@@ -19,6 +19,15 @@ const variants = json(200, bodies.variants ?? "{}");
 const pending = json(200, bodies.pending ?? "[]");
 const banner = json(201, bodies.banner ?? "{}");
 const health = json(200, '{"status":"ok"}');
+/**
+ * A 304 with the headers RFC 9110 §15.4.5 asks it to repeat from its 200, as the server's 304 must
+ * send them (its 200s carry Cache-Control: no-store, the client API's a Vary too), and no more.
+ */
+const notModifiedReply = (etag: string, more: Record<string, string> = {}): Reply => ({
+  status: 304,
+  body: Buffer.alloc(0),
+  headers: { etag, "cache-control": "no-store", ...more },
+});
 let clientEtag = "";
 let clientFeatures: Reply = json(200, "{}");
 let clientFeaturesGzip: Reply = clientFeatures;
@@ -38,7 +47,7 @@ function setClientFeatures(body: string, etag: string): void {
           headers: { ...clientFeatures.headers, "content-encoding": "gzip", "content-length": String(zipped.length) },
         }
       : clientFeatures;
-  notModified = { status: 304, body: Buffer.alloc(0), headers: { etag } };
+  notModified = notModifiedReply(etag, { vary: "accept-encoding" });
 }
 setClientFeatures(bodies.clientFeatures ?? "{}", bodies.clientEtag ?? '""');
 // The frontend API's answer for one context; bench.ts sets it before the frontend scenario.
@@ -82,8 +91,7 @@ const server = createServer((req, res) => {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       poll = JSON.parse(Buffer.concat(chunks).toString("utf8")) as typeof poll;
-      pollReply =
-        poll.body !== undefined ? json(200, poll.body) : { status: 304, body: Buffer.alloc(0), headers: { etag: poll.etag ?? "" } };
+      pollReply = poll.body !== undefined ? json(200, poll.body) : notModifiedReply(poll.etag ?? "");
       res.writeHead(204);
       res.end();
     });

@@ -32,7 +32,10 @@ export async function startTarget(
   const child = spawn(process.execPath, args, {
     cwd: options.cwd,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...options.env, HOST: "127.0.0.1", PORT: String(port) },
+    // An undefined value removes the variable (DATABASE_URL for the embedded database).
+    env: Object.fromEntries(
+      Object.entries({ ...process.env, ...options.env, HOST: "127.0.0.1", PORT: String(port) }).filter(([, v]) => v !== undefined),
+    ),
   });
   const output: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {

@@ -54,6 +54,8 @@ export interface BenchSettings {
   streams: number[];
   /** Flag changes timed from the admin write to every stream, per stream count. */
   streamChanges: number;
+  /** Seconds the embedded server is left alone after /ready before its idle memory is read. */
+  memoryIdleS: number;
   /** Flags in the search scenario's project (GET /api/admin/search/features). */
   searchFeatures: number;
   /** Concurrent searches: a person typing in the console, not an SDK fleet. */
@@ -66,8 +68,9 @@ export interface BenchSettings {
    * One scenario alone, for a quick look: "frontend" (about a minute), "polls" (of the frontend
    * scenario, only its repeated polls and OFREP's single flag), "streams" (at the first feature
    * count), "search" (search, and the client API with archived flags, at the first feature
-   * count) or "evaluator" (the two frontend evaluators in process, no server); unset runs
-   * everything but "evaluator".
+   * count), "memory" (the embedded server's resident memory, idle and under load; no Postgres)
+   * or "evaluator" (the two frontend evaluators in process, no server); unset runs everything
+   * but "evaluator".
    */
   only: Only | undefined;
   /**
@@ -77,14 +80,14 @@ export interface BenchSettings {
   peer: boolean;
 }
 
-type Only = "frontend" | "polls" | "streams" | "search" | "evaluator";
-const ONLY: readonly string[] = ["frontend", "polls", "streams", "search", "evaluator"];
+type Only = "frontend" | "polls" | "streams" | "search" | "memory" | "evaluator";
+const ONLY: readonly string[] = ["frontend", "polls", "streams", "search", "memory", "evaluator"];
 
 function onlyScenario(raw: string | undefined): Only | undefined {
   if (!raw) return undefined;
   if (!ONLY.includes(raw))
     throw new Error(
-      `BENCH_ONLY must be "frontend", "polls", "streams", "search" or "evaluator" (or unset for every scenario), not "${raw}"`,
+      `BENCH_ONLY must be "frontend", "polls", "streams", "search", "memory" or "evaluator" (or unset for every scenario), not "${raw}"`,
     );
   return raw as Only;
 }
@@ -98,7 +101,7 @@ export function loadBenchSettings(): BenchSettings {
   const only = onlyScenario(process.env.BENCH_ONLY);
   const beforeDir = serverFolder("BENCH_BEFORE_DIR");
   // The streaming scenario is timed on one server; there would be nothing to compare.
-  if (beforeDir && (only === "streams" || only === "search" || only === "evaluator"))
+  if (beforeDir && (only === "streams" || only === "search" || only === "memory" || only === "evaluator"))
     throw new Error(`BENCH_BEFORE_DIR compares request rates of both servers: it does not apply to BENCH_ONLY=${only}`);
   const featureSteps = list("BENCH_FEATURES", [100, 10_000, 100_000]).sort((a, b) => a - b);
   return {
@@ -117,8 +120,9 @@ export function loadBenchSettings(): BenchSettings {
     beforeDir,
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
     frontendFlags: num("BENCH_FRONTEND_FLAGS", 1_000),
-    streams: process.env.BENCH_STREAMS === "0" ? [] : list("BENCH_STREAMS", [1_000, 5_000]),
+    streams: process.env.BENCH_STREAMS === "0" ? [] : list("BENCH_STREAMS", [1_000, 5_000, 20_000]),
     streamChanges: Math.max(1, num("BENCH_STREAM_CHANGES", 5)),
+    memoryIdleS: num("BENCH_MEMORY_IDLE_S", 15),
     searchFeatures: Math.max(1, num("BENCH_SEARCH_FEATURES", 100_000)),
     searchConnections: Math.max(1, num("BENCH_SEARCH_CONNECTIONS", 10)),
     archivedFlags: num("BENCH_ARCHIVED_FLAGS", 100_000),

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LoadSpec } from "./load.ts";
@@ -14,43 +15,72 @@ interface StreamClient {
 const DELIVERY_DEADLINE_MS = 30_000;
 const OPEN_BATCH = 250;
 
+const CONNECTED = Buffer.from("event: unleash-connected");
+const UPDATED = Buffer.from("event: unleash-updated");
+
 function openStream(port: number, token: string, onUpdate: () => void): Promise<StreamClient> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     socket.setNoDelay(true);
     const client: StreamClient = { socket, arrivals: [] };
     let connected = false;
-    let tail = "";
+    // The end of the bytes read so far, so that a marker split between two reads is still found.
+    let tail = Buffer.alloc(0);
+    // Read as bytes: at 20,000 streams a string made of every read cost the bench's own core more
+    // than the server's writes (the frames' arrival is what is timed).
     socket.on("data", (chunk: Buffer) => {
-      const text = tail + chunk.toString("latin1");
+      const bytes = tail.length ? Buffer.concat([tail, chunk]) : chunk;
       if (!connected) {
-        if (!text.startsWith("HTTP/1.1 200")) {
+        if (!bytes.subarray(0, 12).equals(Buffer.from("HTTP/1.1 200"))) {
           socket.destroy();
-          reject(new Error(`stream refused: ${text.slice(0, 200)}`));
+          reject(new Error(`stream refused: ${bytes.subarray(0, 200).toString("latin1")}`));
           return;
         }
-        const at = text.indexOf("event: unleash-connected");
+        const at = bytes.indexOf(CONNECTED);
         if (at === -1) {
-          tail = text.slice(-4096);
+          tail = Buffer.from(bytes.subarray(-4096));
           return;
         }
         connected = true;
         resolve(client);
-        tail = "";
+        tail = Buffer.from(bytes.subarray(-(UPDATED.length - 1)));
         return;
       }
       let from = 0;
       let at: number;
-      while ((at = text.indexOf("event: unleash-updated", from)) !== -1) {
+      while ((at = bytes.indexOf(UPDATED, from)) !== -1) {
         client.arrivals.push(performance.now());
         onUpdate();
-        from = at + 1;
+        from = at + UPDATED.length;
       }
-      tail = text.slice(-32);
+      tail = Buffer.from(bytes.subarray(Math.max(from, bytes.length - (UPDATED.length - 1))));
     });
     socket.on("error", reject);
     socket.write(`GET /api/client/streaming HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${token}\r\nAccept: text/event-stream\r\n\r\n`);
   });
+}
+
+/**
+ * The open files this process may hold: its hard limit, which Node raises the soft limit to at
+ * start (and which the server, started from it, inherits). Every stream holds one in each.
+ */
+function openFilesLimit(): number {
+  try {
+    const line = /^Max open files\s+\S+\s+(\S+)/m.exec(readFileSync("/proc/self/limits", "utf8"));
+    return line?.[1] === "unlimited" ? Number.POSITIVE_INFINITY : Number(line?.[1] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Refuses, before any work, a stream count this process's open-file limit cannot hold. */
+export function checkOpenFilesFor(streams: number): void {
+  const needed = streams + 1_000;
+  const limit = openFilesLimit();
+  if (limit < needed)
+    throw new Error(
+      `${streams} streams need about ${needed} open files in the bench and in the server (one a stream each, and their own), and this shell allows ${limit}: run \`ulimit -n ${Math.max(needed, 65_536)}\` first (raising the hard limit takes root), or set BENCH_STREAMS lower`,
+    );
 }
 
 export interface StreamingResult {

@@ -1,4 +1,5 @@
-import { adminToken, clientToken, frontendToken, scimToken, userWithRole } from "./principals.ts";
+import { ProjectRole } from "@vexil/services";
+import { adminToken, clientToken, frontendToken, loginHeaders, scimToken, TEST_PASSWORD, userWithRole } from "./principals.ts";
 import type { TestServer } from "./test-server.ts";
 
 /** Every kind of caller the admin API must tell apart (issue 9's authorization matrix). */
@@ -14,6 +15,10 @@ export const PRINCIPAL_KINDS = [
   "personalToken",
   "frontendToken",
   "scimToken",
+  // The project dimension (docs/project-roles.md#the-rule): users holding a project role in "default".
+  "projectViewer",
+  "projectMember",
+  "projectOwner",
 ] as const;
 export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];
 
@@ -57,6 +62,12 @@ export async function newCaller(srv: TestServer, kind: PrincipalKind): Promise<C
       return { kind, headers: await frontendToken(srv) };
     case "scimToken":
       return { kind, headers: await scimToken(srv) };
+    case "projectViewer":
+      return userInDefault(srv, kind, "editor", ProjectRole.Viewer);
+    case "projectMember":
+      return userInDefault(srv, kind, "viewer", ProjectRole.Member);
+    case "projectOwner":
+      return userInDefault(srv, kind, "viewer", ProjectRole.Owner);
     case "personalToken": {
       const editor = await userWithRole(srv, "editor");
       const res = await srv.call("POST", "/api/admin/user/tokens", {
@@ -67,4 +78,14 @@ export async function newCaller(srv: TestServer, kind: PrincipalKind): Promise<C
       return { kind, headers: { authorization: res.json.secret }, userId: editor.id };
     }
   }
+}
+
+/** A user of that root role holding `role` in the project "default", logged in after it was given. */
+async function userInDefault(srv: TestServer, kind: PrincipalKind, rootRole: "editor" | "viewer", role: number): Promise<Caller> {
+  const user = await userWithRole(srv, rootRole);
+  await srv.db.kysely
+    .insertInto("role_user")
+    .values({ project: "default", user_id: user.id, role_id: role, created_by: "fixture" })
+    .execute();
+  return { kind, headers: await loginHeaders(srv, user.username, TEST_PASSWORD), userId: user.id };
 }

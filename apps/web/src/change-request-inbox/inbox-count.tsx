@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { trpc } from "../trpc.ts";
 
-// Counts in the navigation follow others' reviews and applies without a reload.
-const REFRESH_MS = 30_000;
-
-/** The inbox's one query: the list page and the navigation's count read the same answer. */
-export const inboxQueryOptions = () => trpc.changeRequestInbox.list.queryOptions(undefined, { refetchInterval: REFRESH_MS });
+/**
+ * The inbox's one query: the list page and the navigation's count read the same answer. Others'
+ * reviews and applies reach it without a reload through the live updates (apps/web/src/live).
+ */
+export const inboxQueryOptions = () => trpc.changeRequestInbox.list.queryOptions(undefined);
 
 /** How many change requests wait on the user, beside the navigation's Inbox link; nothing while there are none. */
 export function InboxCount() {

@@ -5,6 +5,7 @@ import { FeatureDailyLife } from "../feature-lifecycle/feature-daily-life.tsx";
 import { FormError } from "../form-error.tsx";
 import { isEditor, useSessionUser } from "../session.ts";
 import { trpc } from "../trpc.ts";
+import { LazyUsageSection } from "../usage/lazy-usage-section.tsx";
 import { EnvironmentSwitch } from "./environment-switch.tsx";
 import { NewStrategyWithOptions, StrategyActions } from "./strategy-actions.tsx";
 import { StrategyForm } from "./strategy-form.tsx";
@@ -116,6 +117,7 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
             )}
           </section>
         ))}
+      {feature.data && <LazyUsageSection featureName={featureName} />}
     </>
   );
 }

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { BannerBar } from "../banners/banner-bar.tsx";
 import { InboxCount } from "../change-request-inbox/inbox-count.tsx";
+import { LiveUpdates } from "../live/live-state.tsx";
 import { isAdmin, ROLE_NAMES, type SessionUser, setSessionUser } from "../session.ts";
 import { trpcClient } from "../trpc.ts";
 
@@ -47,6 +48,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
             <InboxCount />
           </NavLink>
           <NavLink href="/playground">Playground</NavLink>
+          <NavLink href="/unknown-flags">Unknown flags</NavLink>
           {isAdmin(user) && (
             <>
               <NavLink href="/banners">Banners</NavLink>
@@ -57,6 +59,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
             </>
           )}
         </nav>
+        <LiveUpdates />
         <span className="who">
           {user.name ?? user.username} ({ROLE_NAMES[user.rootRole ?? RootRole.Viewer]})
         </span>

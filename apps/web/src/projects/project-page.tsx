@@ -17,6 +17,9 @@ export function ProjectPage({ projectId }: { projectId: string }) {
         <Link href="/projects">Projects</Link> / {projectId}
       </p>
       <h1>Project {projectId}</h1>
+      <p>
+        <Link href={`/projects/${encodeURIComponent(projectId)}/access`}>Access</Link>: who holds which role in this project
+      </p>
       {gated.length > 0 && (
         <p className="notice">
           Change requests are on in{" "}

@@ -82,7 +82,7 @@ export function UsersPage() {
       <FormError error={users.error ?? remove.error} />
       <DataTable
         caption="Everyone who can log in"
-        columns={["Username", "Name", "E-mail", "Role", "Signs in with", "Last login", "Failed logins", "Actions"]}
+        columns={["Username", "Name", "E-mail", "Role", "Signs in with", "Managed by", "Last login", "Failed logins", "Actions"]}
         busy={users.isPending}
       >
         {users.data?.users.map((u) => (
@@ -92,6 +92,7 @@ export function UsersPage() {
             <td>{u.email}</td>
             <td>{ROLE_NAMES[u.rootRole ?? RootRole.Viewer]}</td>
             <td>{u.authProvider === "oidc" ? "Single sign-on" : "Password"}</td>
+            <td>{u.scimId ? "SCIM" : "Vexil"}</td>
             <td>{u.seenAt ? new Date(u.seenAt).toLocaleString() : "never"}</td>
             <td>{u.loginAttempts ?? 0}</td>
             <td>

@@ -28,20 +28,50 @@ export interface ClientStreams {
 }
 
 const SSE_HEADERS = { "content-type": "text/event-stream", "x-accel-buffering": "no", connection: "keep-alive" };
-const HEARTBEAT = Buffer.from(": heartbeat\n\n");
 // A client that reads nothing for this much gets cut off; it resumes from its last event id.
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
+/**
+ * An event written to many streams: its bytes, and the same bytes framed as one HTTP/1.1 chunk,
+ * made once for all of them (docs/sdk-protocols.md#streams-at-scale).
+ */
+class SharedFrame {
+  readonly bytes: Buffer;
+  #chunk: Buffer | undefined;
+  constructor(text: string) {
+    this.bytes = Buffer.from(text);
+  }
+  get chunk(): Buffer {
+    this.#chunk ??= Buffer.concat([Buffer.from(`${this.bytes.length.toString(16)}\r\n`), this.bytes, Buffer.from("\r\n")]);
+    return this.#chunk;
+  }
+}
+
+const HEARTBEAT = new SharedFrame(": heartbeat\n\n");
+
 /** One SSE event; `data` has no newline (it is JSON). */
 const sseFrame = (event: string, data: string, id?: number) =>
-  Buffer.from(`${id !== undefined ? `id: ${id}\n` : ""}event: ${event}\ndata: ${data}\n\n`);
+  new SharedFrame(`${id !== undefined ? `id: ${id}\n` : ""}event: ${event}\ndata: ${data}\n\n`);
 const updatedFrame = (revision: number, events: ClientDeltaEvent[]) => sseFrame("unleash-updated", JSON.stringify({ events }), revision);
+
+/**
+ * Writes a shared frame to a stream whose headers are sent. A chunked response takes the frame's
+ * ready chunk straight on its socket, one write, instead of the four (size, CRLF, data, CRLF) and
+ * the cork that `res.write` makes per call, which a broadcast pays once per stream. The response
+ * owns its socket (`res.socket` is set only on the response being sent) and has nothing queued
+ * once its headers are flushed, so the bytes go out in order.
+ */
+function writeFrame(res: ServerResponse, frame: SharedFrame): void {
+  const socket = res.socket;
+  if (res.chunkedEncoding && res.headersSent && !res.writableEnded && socket && !socket.destroyed) socket.write(frame.chunk);
+  else res.write(frame.bytes);
+}
 
 /** Streams of one hub and one narrowing: each change is rendered once and written to all of them. */
 interface Group {
   streams: Set<ServerResponse>;
   unsubscribe(): void;
-  hydration?: { revision: number; frame: Buffer };
+  hydration?: { revision: number; frame: SharedFrame };
 }
 
 /**
@@ -54,8 +84,8 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
   let open = 0;
   let closing = false;
 
-  const write = (res: ServerResponse, frame: Buffer) => {
-    res.write(frame);
+  const write = (res: ServerResponse, frame: SharedFrame) => {
+    writeFrame(res, frame);
     if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
   };
 
@@ -91,7 +121,7 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
     return group;
   };
 
-  const hydrationFrame = (group: Group, hub: ClientScopeHub, query: ClientQuery): Buffer => {
+  const hydrationFrame = (group: Group, hub: ClientScopeHub, query: ClientQuery): SharedFrame => {
     if (group.hydration?.revision !== hub.revision) {
       const hydration = narrowHydration(hub.hydration(), query);
       group.hydration = {
@@ -107,7 +137,7 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
       if (closing || open >= options.maxConnections) {
         // The Node SDK switches to polling at once when a stream says so (streaming-fetcher's fetch-mode event).
         res.writeHead(200, { ...SSE_HEADERS, "fetch-mode": "polling" });
-        res.end(sseFrame("fetch-mode", "polling"));
+        res.end(sseFrame("fetch-mode", "polling").bytes);
         return;
       }
       open++;
@@ -131,10 +161,10 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
       const group = groupFor(hub, query);
       res.writeHead(200, SSE_HEADERS);
       const delta = hub.deltaSince(lastEventId);
-      if (delta.kind === "hydration") res.write(hydrationFrame(group, hub, query));
+      if (delta.kind === "hydration") res.write(hydrationFrame(group, hub, query).bytes);
       else if (delta.kind === "events") {
         const events = narrowEvents(delta.events, query);
-        if (events.length) res.write(updatedFrame(delta.revision, events));
+        if (events.length) res.write(updatedFrame(delta.revision, events).bytes);
       }
       res.flushHeaders();
       group.streams.add(res);

@@ -13,9 +13,8 @@ import { ofrepStreamTicket } from "./ofrep-stream-ticket.ts";
 function requestOrigin(req: IncomingMessage): string | undefined {
   const host = req.headers.host;
   if (!host) return undefined;
-  const forwarded = String(req.headers["x-forwarded-proto"] ?? "")
-    .split(",")[0]
-    ?.trim();
+  const proto = req.headers["x-forwarded-proto"];
+  const forwarded = proto === undefined ? undefined : String(proto).split(",")[0]?.trim();
   const scheme = forwarded === "https" || forwarded === "http" ? forwarded : (req.socket as TLSSocket).encrypted ? "https" : "http";
   return `${scheme}://${host}`;
 }
@@ -43,15 +42,15 @@ export const handleOfrepFlags: RawHandler = async (req, res, ctx, { body, text }
   const scope = clientScope(ctx.principal);
   const snapshot = await ctx.deps.servedFeatures.frontend(scope);
   const { dependencies } = snapshot;
-  const streams = eventStreams(origin, ctx);
   let etag: string | undefined;
   if (stillHolds(seen, dependencies, scope)) etag = seen.etag;
   else {
-    etag = pollEtag(dependencies, context, pollAbout("ofrep", scope, JSON.stringify(streams)));
+    etag = pollEtag(dependencies, context, pollAbout("ofrep", scope, JSON.stringify(eventStreams(origin, ctx))));
     polls.set(key, { context, dependencies, environment: scope.environment, projects: scope.projects, etag });
   }
   answerPoll(req, res, etag, () => {
     const flags = snapshot.evaluator().evaluateEvery(context).map(ofrepEvaluation);
+    const streams = eventStreams(origin, ctx);
     return Buffer.from(JSON.stringify(streams.length ? { flags, eventStreams: streams } : { flags }));
   });
 };

@@ -82,15 +82,24 @@ export const clientMetricsRouter = {
         path: "/api/admin/client-metrics/features/{featureName}/raw",
         tags: ["Metrics"],
         summary: "A feature's evaluation counts, per application, environment and hour",
+        description:
+          "Without `hoursBack`, every count kept: per day for the days rolled up, per hour after them. With `hoursBack` (1 to 48), the hours since then only; another value is ignored, as in Unleash.",
       },
       access: "authenticated",
     })
-    .input(z.strictObject({ featureName: z.string() }))
+    .input(z.strictObject({ featureName: z.string(), hoursBack: z.string().optional() }))
     .output(z.object({ version: z.literal(1), maturity: z.literal("stable"), featureName: z.string(), data: z.array(metricsRowSchema) }))
     .query(async ({ ctx, input }) => ({
       version: 1 as const,
       maturity: "stable" as const,
       featureName: input.featureName,
-      data: toJson(await featureMetricsRaw(ctx.db, input.featureName)),
+      data: toJson(await featureMetricsRaw(ctx.db, input.featureName, { hoursBack: hoursBackOf(input.hoursBack) })),
     })),
 };
+
+/** Unleash's `hoursBack`: a whole number of hours from 1 to 48; anything else is as if it were not given. */
+function hoursBackOf(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d{1,2}$/.test(text)) return undefined;
+  const hours = Number(text);
+  return hours >= 1 && hours <= 48 ? hours : undefined;
+}

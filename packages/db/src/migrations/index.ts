@@ -18,6 +18,9 @@ import * as clientMetricsDaily from "./2026-11-24T20-00-client-metrics-daily.ts"
 import * as changeRequestInbox from "./2026-11-25T09-00-change-request-inbox.ts";
 import * as oidc from "./2026-11-25T09-00-oidc.ts";
 import * as scim from "./2026-11-25T09-00-scim.ts";
+import * as unknownFlags from "./2026-11-25T12-00-unknown-flags.ts";
+import * as consoleEvents from "./2026-11-26T09-00-console-events.ts";
+import * as projectRoles from "./2026-11-26T09-00-project-roles.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -43,4 +46,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25T09-00-change-request-inbox": changeRequestInbox,
   "2026-11-25T09-00-oidc": oidc,
   "2026-11-25T09-00-scim": scim,
+  "2026-11-25T12-00-unknown-flags": unknownFlags,
+  "2026-11-26T09-00-console-events": consoleEvents,
+  "2026-11-26T09-00-project-roles": projectRoles,
 };

@@ -52,3 +52,11 @@ export interface ClientMetricVariantDailyTable {
   variant: string;
   count: ColumnType<number, number | undefined, number>;
 }
+
+/** A flag an SDK asked for that did not exist, per application and environment, as last reported. */
+export interface UnknownFlagTable {
+  name: string;
+  app_name: string;
+  environment: string;
+  seen_at: Date;
+}

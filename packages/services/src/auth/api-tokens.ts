@@ -5,6 +5,7 @@ import { NoAccessError, NotFoundError, ValidationError } from "../errors/domain-
 import { appendEvent } from "../events/append-event.ts";
 import type { RootRoleId } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
+import { projectRolesOfUser } from "../project-roles/project-roles-of-user.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 
 type ApiTokenType = "admin" | "client" | "frontend" | "scim";
@@ -211,6 +212,7 @@ export async function lookUpTokenPrincipal(db: Kysely<Database>, rawToken: strin
         username: row.username ?? row.email ?? `user-${row.userId}`,
         rootRole: row.rootRole as RootRoleId,
         via: "personal-token",
+        projectRoles: await projectRolesOfUser(db, row.userId),
       });
   }
   return null;

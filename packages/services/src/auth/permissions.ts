@@ -2,6 +2,10 @@
 export const RootRole = { Admin: 1, Editor: 2, Viewer: 3 } as const;
 export type RootRoleId = (typeof RootRole)[keyof typeof RootRole];
 
+/** Project roles as Unleash numbers them (docs/project-roles.md#roles): held by a user or a group in one project. */
+export const ProjectRole = { Owner: 4, Member: 5, Viewer: 6 } as const;
+export type ProjectRoleId = (typeof ProjectRole)[keyof typeof ProjectRole];
+
 /** What editors may do to flags (docs/auth.md#roles-and-permissions): Unleash's permission names. */
 const FLAG_MODEL_PERMISSIONS = [
   "UPDATE_FEATURE",
@@ -35,6 +39,8 @@ export const PERMISSIONS = [
   "CREATE_STRATEGY",
   ...TAG_TYPE_PERMISSIONS,
   ...CONTEXT_FIELD_PERMISSIONS,
+  // Changing who holds which role in a project (docs/project-roles.md#project-access): Admins and the project's Owners.
+  "UPDATE_PROJECT",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -52,5 +58,33 @@ const EDITOR: ReadonlySet<Permission> = new Set([
 export function roleHasPermission(rootRole: RootRoleId, permission: Permission): boolean {
   if (rootRole === RootRole.Admin) return true;
   if (rootRole === RootRole.Editor) return EDITOR.has(permission);
+  return false;
+}
+
+/**
+ * What a Member may do in its project (docs/project-roles.md#the-rule): flags, strategies, variants,
+ * switching environments, and change requests; an Owner holds these and project access too.
+ */
+const MEMBER: ReadonlySet<Permission> = new Set([
+  "CREATE_FEATURE",
+  "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
+  "APPROVE_CHANGE_REQUEST",
+  "APPLY_CHANGE_REQUEST",
+  "UPDATE_FEATURE",
+  "UPDATE_FEATURE_ENVIRONMENT",
+  "CREATE_FEATURE_STRATEGY",
+  "UPDATE_FEATURE_STRATEGY",
+  "DELETE_FEATURE_STRATEGY",
+  "UPDATE_FEATURE_DEPENDENCY",
+  "DELETE_FEATURE",
+]);
+const OWNER: ReadonlySet<Permission> = new Set([...MEMBER, "UPDATE_PROJECT"]);
+
+/** The permissions project roles decide within their project; any other is the root role's everywhere. */
+export const PROJECT_PERMISSIONS: ReadonlySet<Permission> = OWNER;
+
+export function projectRoleHasPermission(role: ProjectRoleId, permission: Permission): boolean {
+  if (role === ProjectRole.Owner) return OWNER.has(permission);
+  if (role === ProjectRole.Member) return MEMBER.has(permission);
   return false;
 }

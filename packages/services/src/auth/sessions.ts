@@ -3,6 +3,7 @@ import { type CredentialLookup, type Database, userTag } from "@vexil/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { RootRoleId } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
+import { projectRolesOfUser } from "../project-roles/project-roles-of-user.ts";
 
 export interface SessionPolicy {
   /** A session ends this long after login, however active (Unleash: 48 h). */
@@ -91,6 +92,7 @@ export async function lookUpSessionPrincipal(
       rootRole: row.rootRole as RootRoleId,
       via: "session",
       sessionId: row.sessionId,
+      projectRoles: await projectRolesOfUser(db, row.userId),
     },
     tags: [userTag(row.userId)],
     expiresInMs: row.expiresInMs,

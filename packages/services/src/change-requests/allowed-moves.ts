@@ -1,4 +1,4 @@
-import { isAdmin, type Principal, principalHasPermission } from "../auth/principal.ts";
+import { isAdmin, type Principal, principalHasPermission, projectRolesDeciding } from "../auth/principal.ts";
 import { type DomainError, NoAccessError, ValidationError } from "../errors/domain-error.ts";
 import type { ChangeRequestState } from "./change-request.ts";
 
@@ -18,6 +18,8 @@ export interface MoveSubject {
   id: number;
   state: ChangeRequestState;
   environment: string;
+  /** The project it belongs to: project roles decide its moves there (docs/project-roles.md#change-requests). */
+  project: string;
   authorId: number;
 }
 
@@ -32,7 +34,7 @@ function refusalOf(by: Principal, request: MoveSubject, to: ChangeRequestState):
   if (!allowed.includes(to)) return { kind: "transition", allowed };
   const isAuthor = by.kind === "user" && by.userId === request.authorId;
   const lacks = (permission: "APPROVE_CHANGE_REQUEST" | "APPLY_CHANGE_REQUEST"): Refusal | null =>
-    principalHasPermission(by, permission) ? null : { kind: "permission", permission };
+    principalHasPermission(by, permission, request.project) ? null : { kind: "permission", permission };
   const rule = (refused: boolean, message: string): Refusal | null => (refused ? { kind: "rule", message } : null);
   switch (to) {
     case "Draft":
@@ -67,7 +69,7 @@ function refusalOf(by: Principal, request: MoveSubject, to: ChangeRequestState):
 export function moveRefusal(by: Principal, request: MoveSubject, to: ChangeRequestState): DomainError | null {
   const refusal = refusalOf(by, request, to);
   if (!refusal) return null;
-  const { id, state: from, environment } = request;
+  const { id, state: from, environment, project } = request;
   switch (refusal.kind) {
     case "transition": {
       const options = refusal.allowed.length ? refusal.allowed.map((s) => `"${s}"`).join(", ") : "nothing (it is final)";
@@ -76,7 +78,13 @@ export function moveRefusal(by: Principal, request: MoveSubject, to: ChangeReque
       ]);
     }
     case "permission":
-      return NoAccessError.forPermission(refusal.permission, environment);
+      // The project is named where the reader's project roles decided (docs/project-roles.md#the-403).
+      return NoAccessError.forPermission(
+        refusal.permission,
+        environment,
+        undefined,
+        projectRolesDeciding(by, refusal.permission, project) ? project : undefined,
+      );
     case "rule":
       return new NoAccessError(refusal.message);
   }

@@ -15,7 +15,7 @@ export async function assertDirectWriteAllowed(
   by: Principal | null,
   path: { projectId: string; environment: string },
 ): Promise<void> {
-  if (by && principalHasPermission(by, "SKIP_CHANGE_REQUEST")) return;
+  if (by && principalHasPermission(by, "SKIP_CHANGE_REQUEST", path.projectId)) return;
   if (!(await enabledChangeRequestSettings(trx, path.projectId, path.environment))) return;
   throw new NoAccessError(
     `Change requests are enabled for the "${path.environment}" environment of the project "${path.projectId}": ` +
@@ -29,7 +29,7 @@ export async function assertDirectWriteAllowed(
  * rule's bypass wherever any environment of the project requires change requests.
  */
 export async function assertDirectFeatureWriteAllowed(trx: Transaction<Database>, by: Principal | null, projectId: string): Promise<void> {
-  if (by && principalHasPermission(by, "SKIP_CHANGE_REQUEST")) return;
+  if (by && principalHasPermission(by, "SKIP_CHANGE_REQUEST", projectId)) return;
   const gated = await trx
     .selectFrom("change_request_settings")
     .select("environment_name")

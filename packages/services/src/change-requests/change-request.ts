@@ -141,6 +141,7 @@ export async function loadChangeRequests(db: Kysely<Database>, ids: number[], re
         id: r.id,
         state: r.state as ChangeRequestState,
         environment: r.environment_name,
+        project: r.project_id,
         authorId: r.created_by_user_id,
       }).filter(
         (to) => to !== "Approved" || !mine.some((v) => v.kind === "approval" && reader.kind === "user" && v.user_id === reader.userId),

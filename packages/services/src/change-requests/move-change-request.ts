@@ -36,7 +36,11 @@ async function storeMove(trx: Transaction<Database>, by: Principal, projectId: s
   const request = await requireChangeRequest(trx, projectId, id, { forUpdate: true });
   const from = request.state as ChangeRequestState;
   const env = request.environment_name;
-  const refusal = moveRefusal(by, { id, state: from, environment: env, authorId: request.created_by_user_id }, change.state);
+  const refusal = moveRefusal(
+    by,
+    { id, state: from, environment: env, project: projectId, authorId: request.created_by_user_id },
+    change.state,
+  );
   if (refusal) throw refusal;
   let next: ChangeRequestState = change.state;
   const updates: Partial<{ scheduled_at: Date | null; schedule_status: string | null; schedule_reason: string | null }> = {};

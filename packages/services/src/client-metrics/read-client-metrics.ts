@@ -47,9 +47,15 @@ export interface FeatureMetricsRow {
 
 /**
  * GET /api/admin/client-metrics/features/:name/raw: a feature's counts, oldest first: per day for the
- * days housekeeping rolled up, per hour after them (docs/sdk-protocols.md#metrics-storage).
+ * days housekeeping rolled up, per hour after them (docs/sdk-protocols.md#metrics-storage). With
+ * `hoursBack`, only the hours since then, as Unleash's `hoursBack` (docs/usage.md#exposures-by-hour).
  */
-export async function featureMetricsRaw(db: Kysely<Database>, featureName: string): Promise<FeatureMetricsRow[]> {
+export async function featureMetricsRaw(
+  db: Kysely<Database>,
+  featureName: string,
+  window: { hoursBack?: number | undefined; now?: Date } = {},
+): Promise<FeatureMetricsRow[]> {
+  const since = window.hoursBack === undefined ? null : new Date((window.now ?? new Date()).getTime() - window.hoursBack * 3_600_000);
   const feature = await db.selectFrom("features").select("name").where("name", "=", featureName).executeTakeFirst();
   if (!feature) throw new NotFoundError(`There is no feature "${featureName}".`);
   // One snapshot for the four reads: a roll-up that commits between them would count its hours twice or not at all.
@@ -63,22 +69,28 @@ export async function featureMetricsRaw(db: Kysely<Database>, featureName: strin
             .selectFrom("client_metrics")
             .select(["app_name", "environment", "hour as at", "yes", "no"])
             .where("feature_name", "=", featureName)
+            .$if(since !== null, (q) => q.where("hour", ">=", since as Date))
             .execute(),
           await trx
             .selectFrom("client_metric_variants")
             .select(["app_name", "environment", "hour as at", "variant", "count"])
             .where("feature_name", "=", featureName)
+            .$if(since !== null, (q) => q.where("hour", ">=", since as Date))
             .execute(),
-          await trx
-            .selectFrom("client_metrics_daily")
-            .select(["app_name", "environment", "day as at", "yes", "no"])
-            .where("feature_name", "=", featureName)
-            .execute(),
-          await trx
-            .selectFrom("client_metric_variants_daily")
-            .select(["app_name", "environment", "day as at", "variant", "count"])
-            .where("feature_name", "=", featureName)
-            .execute(),
+          since !== null
+            ? ([] as StoredCounts[])
+            : await trx
+                .selectFrom("client_metrics_daily")
+                .select(["app_name", "environment", "day as at", "yes", "no"])
+                .where("feature_name", "=", featureName)
+                .execute(),
+          since !== null
+            ? ([] as StoredVariantCount[])
+            : await trx
+                .selectFrom("client_metric_variants_daily")
+                .select(["app_name", "environment", "day as at", "variant", "count"])
+                .where("feature_name", "=", featureName)
+                .execute(),
         ] as const,
     );
   return [...rowsOf(featureName, days, dayVariants), ...rowsOf(featureName, hours, hourVariants)].sort(

@@ -1,6 +1,7 @@
 import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
 import { recordStagesSeen } from "../feature-lifecycle/record-stages-seen.ts";
+import { recordUnknownFlags } from "../usage/record-unknown-flags.ts";
 import type { MetricCounts } from "./client-metrics-buffer.ts";
 import { type LastSeen, storeLastSeen } from "./store-last-seen.ts";
 
@@ -8,7 +9,8 @@ const CHUNK = 500;
 
 /**
  * Adds drained counts to the stored sums, stamps when each flag was last seen and moves it into the
- * lifecycle stages that implies, in one transaction; counts of unknown features are dropped. Every
+ * lifecycle stages that implies, in one transaction; counts of unknown features are dropped, their
+ * names recorded as unknown flags (docs/usage.md#unknown-flags). Every
  * statement writes its rows in key order, so that two instances flushing at once cannot deadlock.
  */
 export async function storeClientMetrics(db: Kysely<Database>, counts: MetricCounts[]): Promise<number> {
@@ -72,6 +74,10 @@ export async function storeClientMetrics(db: Kysely<Database>, counts: MetricCou
     const seen = lastSeenOf(kept);
     await storeLastSeen(trx, seen);
     await recordStagesSeen(trx, seen);
+    await recordUnknownFlags(
+      trx,
+      counts.filter((c) => !known.has(c.featureName)),
+    );
     return kept.length;
   });
 }

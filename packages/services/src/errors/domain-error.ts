@@ -74,9 +74,17 @@ export class NoAccessError extends DomainError {
     this.permission = permission;
   }
 
-  /** The 403 of docs/errors.md#no-access: names the permission (and the environment); `why` says more, when there is more. */
-  static forPermission(permission: string, environment?: string, why?: string): NoAccessError {
-    const where = environment ? ` in the "${environment}" environment` : "";
+  /**
+   * The 403 of docs/errors.md#no-access: names the permission (and the environment, and the project
+   * when the caller's project roles decided: docs/project-roles.md#the-403); `why` says more, when there is more.
+   */
+  static forPermission(permission: string, environment?: string, why?: string, project?: string): NoAccessError {
+    const inProject = project === undefined ? "" : ` of the "${project}" project`;
+    const where = environment
+      ? ` in the "${environment}" environment${inProject}`
+      : project === undefined
+        ? ""
+        : ` in the "${project}" project`;
     return new NoAccessError(`You need the "${permission}" permission to perform this action${where}.${why ? ` ${why}` : ""}`, permission);
   }
 }

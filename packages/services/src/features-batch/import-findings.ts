@@ -100,7 +100,7 @@ export async function importFacts(db: Kysely<Database>, by: Principal | null, in
     missingDependencies: outside.filter((p) => !known.some((k) => k.name === p)),
     segmentIds,
     newTagTypes,
-    missingPermissions: by ? needed.filter((p) => !principalHasPermission(by, p)) : [],
+    missingPermissions: by ? needed.filter((p) => !principalHasPermission(by, p, project)) : [],
   };
 }
 
