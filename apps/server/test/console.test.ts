@@ -188,6 +188,7 @@ if (browser) {
       "Segments",
       "Inbox",
       "Playground",
+      "Unknown flags",
     ]);
     await page.goto(`${srv.url}/projects/demo/features/checkout-flow`);
     await page.getByRole("heading", { name: /^production/ }).waitFor();
