@@ -1,14 +1,16 @@
 import type { AddressInfo } from "node:net";
 import { connectDatabase } from "@vexil/db";
 import { sql } from "kysely";
+import type { Locator } from "playwright-core";
 import pino from "pino";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { type App, createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
-import { clientToken, userWithRole } from "./support/principals.ts";
+import { checkPage, CHROMIUM, collectProblems, launchChromium, logIn } from "./support/browser.ts";
+import { clientToken, TEST_PASSWORD, userWithRole } from "./support/principals.ts";
 import { nextEvent, openSse, type SseStream } from "./support/sse-stream.ts";
-import { startTestServer } from "./support/test-server.ts";
+import { callUrl, startTestServer } from "./support/test-server.ts";
 
 // The live console (docs/console-live.md): GET /api/admin/console-events tells an open console what each write touched.
 const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0" });
@@ -131,27 +133,29 @@ test("a JSON caller and tRPC get the reconnect delay; an SDK token is refused", 
 
 // Two instances on one database need a real Postgres: PGlite serves one process.
 const serverUrl = process.env.TEST_DATABASE_URL;
+/** A second instance on the test's database, as a deployment runs several. */
+const startInstance = async (): Promise<App> => {
+  const config = loadConfig({
+    SESSION_SECRET: "test-secret-of-at-least-32-characters!!",
+    PASSWORD_WORKERS: "1",
+    SCHEDULER_INTERVAL_MS: "0",
+  });
+  const app = createApp({
+    config,
+    db: connectDatabase({ databaseUrl: srv.db.databaseUrl as string, poolSize: 2 }),
+    log: pino({ level: "silent" }),
+  });
+  await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
+  return app;
+};
+const urlOf = (app: App) => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
 if (serverUrl) {
   test("a console on one instance hears a write made through another", async () => {
-    const startInstance = async (): Promise<App> => {
-      const config = loadConfig({
-        SESSION_SECRET: "test-secret-of-at-least-32-characters!!",
-        PASSWORD_WORKERS: "1",
-        SCHEDULER_INTERVAL_MS: "0",
-      });
-      const app = createApp({
-        config,
-        db: connectDatabase({ databaseUrl: srv.db.databaseUrl as string, poolSize: 2 }),
-        log: pino({ level: "silent" }),
-      });
-      await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
-      return app;
-    };
     const other = await startInstance();
     try {
-      const otherUrl = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
       // One SESSION_SECRET: alice's session cookie is good on both.
-      const stream = await consoleStream(otherUrl, alice.headers);
+      const stream = await consoleStream(urlOf(other), alice.headers);
       assert.is(stream.status, 200);
       await stream.next();
       await call("POST", "/api/admin/projects/default/features", bob.headers, { name: "live.elsewhere" });
@@ -159,6 +163,62 @@ if (serverUrl) {
       stream.close();
     } finally {
       await other.close();
+    }
+  });
+}
+
+// The target (issue 26): a change made on any instance shows on every open console within a second, measured in Chromium.
+if (serverUrl && CHROMIUM) {
+  test("an open console in Chromium shows a write made on another instance within a second, without a reload", async () => {
+    const browser = await launchChromium();
+    const other = await startInstance();
+    try {
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+      const problems = collectProblems(page);
+      await logIn(page, srv.url, alice.username, TEST_PASSWORD);
+      /** Milliseconds from sending `write` (bob's, to the other instance) until `shown` is on alice's screen. */
+      const shownAfter = async (what: string, write: () => Promise<unknown>, shown: Locator) => {
+        await page.locator('[data-live="live"]').waitFor();
+        const started = performance.now();
+        await write();
+        await shown.waitFor({ timeout: 5_000 });
+        const ms = Math.round(performance.now() - started);
+        console.log(`console live: shown ${ms} ms after the write (${what})`);
+        assert.ok(ms < 1_000, `${what}: ${ms} ms`);
+      };
+      const onOther = (path: string, body?: unknown) => async () => {
+        const res = await callUrl(urlOf(other), "POST", path, { headers: bob.headers, body });
+        assert.ok(res.status < 300, `POST ${path}: ${res.status} ${JSON.stringify(res.json)}`);
+      };
+
+      await page.goto(`${srv.url}/projects/default`);
+      await page
+        .getByRole("table", { name: /^Flags/ })
+        .locator("tbody tr")
+        .first()
+        .waitFor();
+      // A mark in the window: still there at the end means the page was never reloaded.
+      await page.evaluate("window.__unreloaded = true");
+      await shownAfter(
+        "a flag created on another instance, in its project's list",
+        onOther("/api/admin/projects/default/features", { name: "live.browser" }),
+        page.getByRole("table", { name: /^Flags/ }).getByRole("link", { name: "live.browser", exact: true }),
+      );
+
+      await page.getByRole("link", { name: "live.browser", exact: true }).click();
+      const development = page.getByRole("region", { name: /^development/ });
+      await development.locator("h2 .pill.off").waitFor();
+      await shownAfter(
+        "a flag turned on on another instance, on the flag's page",
+        onOther("/api/admin/projects/default/features/live.browser/environments/development/on"),
+        development.locator("h2 .pill.on"),
+      );
+      assert.is(await page.evaluate("window.__unreloaded === true"), true, "no reload");
+      await checkPage(page, "live-shown");
+      assert.equal(problems, []);
+    } finally {
+      await other.close();
+      await browser.close();
     }
   });
 }

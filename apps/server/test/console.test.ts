@@ -11,7 +11,12 @@ const DEMO_PASSWORD = "demo-password";
 if (browser) {
   console.log(`console screenshots: ${SCREENSHOTS}`);
   const admin = await adminToken(srv);
-  await loadDemo(srv.db.kysely, srv.app.deps.hasher, DEMO_PASSWORD, () => undefined);
+  const demo = await loadDemo(srv.db.kysely, srv.app.deps.hasher, DEMO_PASSWORD, () => undefined);
+  const api = async (method: string, path: string, body?: unknown, headers = admin) => {
+    const res = await srv.call(method, path, { headers, ...(body !== undefined ? { body } : {}) });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.json)}`);
+    return res.json;
+  };
   const VARIANTS = "/api/admin/projects/default/features/checkout/environments/production/variants";
 
   const newPage = async (): Promise<{ page: Page; problems: string[] }> => {
@@ -115,15 +120,72 @@ if (browser) {
     assert.equal([...alice.problems, ...bob.problems], []);
   });
 
-  test("every page: no serious axe violation, a screenshot; how long the demo's data takes to show", async () => {
+  test("every page: no serious axe violation, a screenshot; the demo's data on screen in under a second", async () => {
+    // What the demo lacks for some pages to have data: an SDK's usage (with a flag it asked for that does not exist),
+    // an archived flag, a project role, a banner (off, so the other pages stay as they are) and an integration (off).
+    const sdk = {
+      authorization: (
+        await api("POST", "/api/admin/api-tokens", {
+          tokenName: "demo-sdk",
+          type: "client",
+          projects: ["demo"],
+          environment: "development",
+        })
+      ).secret,
+    };
+    await api(
+      "POST",
+      "/api/client/register",
+      {
+        appName: "shop-web",
+        instanceId: "web-1",
+        sdkVersion: "unleash-client-node:6.12.1",
+        strategies: ["default"],
+        started: new Date().toISOString(),
+        interval: 10_000,
+      },
+      sdk,
+    );
+    const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await api(
+      "POST",
+      "/api/client/metrics",
+      {
+        appName: "shop-web",
+        instanceId: "web-1",
+        bucket: {
+          start: anHourAgo,
+          stop: anHourAgo,
+          toggles: { "checkout-flow": { yes: 40, no: 60, variants: { "one-page": 25, classic: 15 } }, "checkout-flwo": { yes: 0, no: 3 } },
+        },
+      },
+      sdk,
+    );
+    await srv.app.metricsFlush.tick();
+    await api("POST", "/api/admin/projects/demo/features", { name: "retired-banner" });
+    await api("DELETE", "/api/admin/projects/demo/features/retired-banner");
+    const carol = await srv.db.kysely.selectFrom("users").select("id").where("username", "=", "carol").executeTakeFirstOrThrow();
+    await api("POST", "/api/admin/projects/demo/role/5/access", { users: [{ id: carol.id }] });
+    await api("POST", "/api/admin/banners", { message: "Maintenance on Sunday", enabled: false });
+    await api("POST", "/api/admin/addons", {
+      provider: "webhook",
+      enabled: false,
+      description: "Shop's deploy hook",
+      parameters: { url: "https://127.0.0.1:9/hook" },
+      events: ["feature-created"],
+    });
+    const inReview = demo.changeRequests.find((cr) => cr.state === "In review") as { id: number };
+
     const { page, problems } = await newPage();
     await logIn(page, srv.url, "alice", DEMO_PASSWORD);
+    // From navigation (a full load of the page) until its data is on screen; the target is under a second (issue 26).
     const timed = async (name: string, path: string, ready: () => Promise<unknown>) => {
       const started = Date.now();
       await page.goto(`${srv.url}${path}`);
       await ready();
       const ms = Date.now() - started;
       console.log(`console: ${name} (${path}) shows its data ${ms} ms after navigation`);
+      assert.ok(ms < 1_000, `${name}: its data showed ${ms} ms after navigation`);
       await checkPage(page, name);
     };
     await timed("projects", "/projects", () => page.getByRole("link", { name: "Demo shop" }).waitFor());
@@ -131,6 +193,28 @@ if (browser) {
     await timed("feature-demo", "/projects/demo/features/checkout-flow", () =>
       page.getByRole("form", { name: "Variants in production" }).getByTestId("stored-weight").first().waitFor(),
     );
+    await timed("feature-usage-demo", "/projects/demo/features/checkout-flow", () =>
+      page.getByRole("region", { name: "Usage" }).locator('figure[data-environment="development"] canvas').first().waitFor(),
+    );
+    await timed("archive-demo", "/projects/demo/archive", () => page.getByRole("cell", { name: "retired-banner", exact: true }).waitFor());
+    await timed("project-access-demo", "/projects/demo/access", () => page.getByRole("cell", { name: "carol", exact: true }).waitFor());
+    await timed("inbox-demo", "/change-requests/inbox", () =>
+      page.getByRole("table", { name: "Change requests waiting on you, oldest first" }).locator("tbody tr").first().waitFor(),
+    );
+    await timed("change-request-demo", `/projects/demo/change-requests/${inReview.id}`, () =>
+      page.getByTestId("cr-state").filter({ hasText: "In review" }).waitFor(),
+    );
+    await timed("playground-demo", "/playground", () =>
+      Promise.all([
+        page.getByLabel("Evaluate in environment").locator('option[value="production"]').waitFor({ state: "attached" }),
+        page.getByRole("form", { name: "Context" }).getByLabel("userId").waitFor(),
+      ]),
+    );
+    await timed("unknown-flags-demo", "/unknown-flags", () => page.locator('tr[data-flag="checkout-flwo"]').waitFor());
+    // A path the server answers with the console that no page of it has.
+    await page.goto(`${srv.url}/projects/demo/no-such-page`);
+    await page.getByRole("heading", { name: "Not found" }).waitFor();
+    await checkPage(page, "not-found");
     await timed("pending", "/change-requests", () => page.getByRole("cell", { name: "Scheduled", exact: false }).first().waitFor());
     const scheduled = page.getByRole("row").filter({ hasText: "Scheduled" }).getByRole("link");
     await scheduled.click();
@@ -170,15 +254,23 @@ if (browser) {
     await page.getByRole("button", { name: "Copied" }).waitFor();
     assert.is(await page.evaluate("navigator.clipboard.readText()"), secret);
     await checkPage(page, "tokens");
-    await page.reload();
-    await page.getByRole("cell", { name: "shop-backend", exact: true }).waitFor();
+    await timed("tokens-demo", "/tokens", () => page.getByRole("cell", { name: "shop-backend", exact: true }).waitFor());
     assert.is(await page.getByLabel("New token").count(), 0, "the secret is shown once");
     assert.ok(!(await page.content()).includes(secret));
 
     await timed("events-demo", "/events", () =>
       page.getByRole("table", { name: "Every change, newest first" }).locator("tbody tr").first().waitFor(),
     );
-    await timed("segments-demo", "/segments", () => page.getByRole("form", { name: "New segment" }).waitFor());
+    await timed("segments-demo", "/segments", () =>
+      page
+        .getByRole("table", { name: "All segments" })
+        .getByRole("cell", { name: /^beta-testers/ })
+        .waitFor(),
+    );
+    await timed("banners-demo", "/banners", () =>
+      page.getByRole("table", { name: "All banners, newest first" }).getByText("Maintenance on Sunday").waitFor(),
+    );
+    await timed("integrations-demo", "/integrations", () => page.getByRole("cell", { name: "Shop's deploy hook", exact: true }).waitFor());
     // The Viewer created above reads everything and is offered nothing to change.
     await page.getByRole("button", { name: "Log out" }).click();
     await logIn(page, srv.url, "vera", "vera's password");

@@ -28,7 +28,15 @@ export function UsageChart({ exposures }: { exposures: EnvironmentExposures }) {
       ...variantNames.map((v) => exposures.variants.get(v) ?? []),
     ];
     const chart = new uPlot(
-      { width: Math.max(320, Math.min(target.clientWidth, 900)), height: 220, series, axes: [{}, { size: 60 }] },
+      {
+        width: Math.max(320, Math.min(target.clientWidth, 900)),
+        height: 220,
+        series,
+        axes: [{}, { size: 60 }],
+        // A picture, hidden from assistive technology: no mouse-only controls in it (uPlot's legend hides a series on a
+        // click, a drag zooms, a double click resets), as a keyboard could reach none of them.
+        cursor: { drag: { setScale: false, x: false, y: false }, bind: { click: () => null, dblclick: () => null } },
+      },
       data,
       target,
     );

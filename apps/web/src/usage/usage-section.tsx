@@ -1,17 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
 import { DataTable } from "../data-table.tsx";
 import { FormError } from "../form-error.tsx";
-import { trpc } from "../trpc.ts";
 import { type EnvironmentExposures, exposuresByHour, HOURS, sum } from "./exposures-by-hour.ts";
+import { usageQueries } from "./usage-queries.ts";
 import { UsageChart } from "./usage-chart.tsx";
 
 const hourLabel = (seconds: number) => new Date(seconds * 1000).toLocaleString([], { dateStyle: "short", timeStyle: "short" });
 
 /** How SDKs used a flag: exposures by hour over 48 hours per environment, and the applications that reported it (docs/usage.md). */
 export default function UsageSection({ featureName }: { featureName: string }) {
-  const raw = useQuery(trpc.clientMetrics.featureRaw.queryOptions({ featureName, hoursBack: String(HOURS) }));
-  const usage = useQuery(trpc.usage.featureUsage.queryOptions({ featureName }));
-  const applications = useQuery(trpc.clientMetrics.applications.queryOptions());
+  const queries = usageQueries(featureName);
+  const raw = useQuery(queries.raw);
+  const usage = useQuery(queries.usage);
+  const applications = useQuery(queries.applications);
   const environments = raw.data ? exposuresByHour(raw.data.data) : [];
   const seen = new Set(usage.data?.seenApplications ?? []);
   const apps = (applications.data?.applications ?? []).filter((a) => seen.has(a.appName));
