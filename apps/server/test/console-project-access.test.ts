@@ -93,6 +93,47 @@ if (browser) {
     assert.equal(member.problems, []);
   });
 
+  test("the flag pages offer write controls by the role in the project, as the server says", async () => {
+    // dmitri is a root Viewer and a Member of default (above); erin a root Editor who is only a Viewer of default.
+    const erin = await userWithRole(srv, "editor", "erin");
+    const asRoot = (method: string, path: string, body: unknown) => srv.call(method, path, { headers: root.headers, body });
+    assert.is((await asRoot("POST", "/api/admin/projects/default/role/6/access", { users: [{ id: erin.id }] })).status, 200);
+    assert.is((await asRoot("POST", "/api/admin/projects/default/features", { name: "by-role" })).status, 201);
+
+    const member = await newPage();
+    await logIn(member.page, srv.url, dev.username, TEST_PASSWORD);
+    await member.page.goto(`${srv.url}/projects/default`);
+    const create = member.page.getByRole("form", { name: "New feature" });
+    await create.getByLabel("Feature name").fill("member-made");
+    await create.getByRole("button", { name: "Create feature" }).click();
+    await member.page.getByRole("link", { name: "member-made" }).waitFor();
+    assert.ok(await db.selectFrom("features").select("name").where("name", "=", "member-made").executeTakeFirst());
+    await member.page.goto(`${srv.url}/projects/default/features/by-role`);
+    const strategy = member.page.getByRole("form", { name: "New strategy in development" });
+    await strategy.getByRole("button", { name: "Add strategy" }).click();
+    await member.page.getByRole("list", { name: "Strategies in development" }).getByRole("listitem").first().waitFor();
+    const stored = await db.selectFrom("feature_strategies").select("name").where("feature_name", "=", "by-role").execute();
+    assert.equal(
+      stored.map((r) => r.name),
+      ["default"],
+    );
+    assert.equal(member.problems, []);
+
+    const viewer = await newPage();
+    await logIn(viewer.page, srv.url, erin.username, TEST_PASSWORD);
+    await viewer.page.goto(`${srv.url}/projects/default`);
+    await viewer.page.getByText("You can read this project's flags, not change them.").waitFor();
+    assert.is(await viewer.page.getByRole("form", { name: "New feature" }).count(), 0);
+    assert.is(await viewer.page.getByRole("button", { name: /^Archive / }).count(), 0);
+    await viewer.page.goto(`${srv.url}/projects/default/features/by-role`);
+    await viewer.page.getByText("You can read this project's flags, not change them.").waitFor();
+    assert.is(await viewer.page.getByRole("form", { name: /^New strategy/ }).count(), 0);
+    assert.is(await viewer.page.getByRole("button", { name: /Add|Remove|Save|Propose/ }).count(), 0);
+    assert.is(await viewer.page.getByRole("switch").count(), 0);
+    await checkPage(viewer.page, "feature-project-viewer");
+    assert.equal(viewer.problems, []);
+  });
+
   test("the users page says who SCIM manages", async () => {
     await db.updateTable("users").set({ scim_id: "scim-dmitri" }).where("id", "=", dev.id).execute();
     const { page, problems } = await newPage();
