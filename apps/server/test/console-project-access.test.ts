@@ -150,6 +150,30 @@ if (browser) {
     );
     assert.equal(problems, []);
   });
+  test("the groups page lists the groups, their members, and which SCIM manages", async () => {
+    await db.insertInto("group_users").values({ group_id: group.id, user_id: dev.id }).execute();
+    await db.insertInto("groups").values({ name: "team-web", created_by: "oidc" }).execute();
+    const { page, problems } = await newPage();
+    await logIn(page, srv.url, root.username, TEST_PASSWORD);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Groups" }).click();
+    const table = page.getByRole("table", { name: "Every group, by name" });
+    const platform = table.getByRole("row", { name: /platform/ });
+    await platform.getByRole("cell", { name: "Managed by SCIM", exact: true }).waitFor();
+    assert.match(await platform.innerText(), /dmitri/);
+    await table
+      .getByRole("row", { name: /team-web/ })
+      .getByRole("cell", { name: "Single sign-on", exact: true })
+      .waitFor();
+    await checkPage(page, "groups");
+    assert.equal(problems, []);
+
+    // Not an Admin: no Groups in the navigation, and no page.
+    const member = await newPage();
+    await logIn(member.page, srv.url, dev.username, TEST_PASSWORD);
+    await member.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Projects" }).waitFor();
+    assert.is(await member.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Groups" }).count(), 0);
+    assert.equal(member.problems, []);
+  });
 }
 
 test.run();
