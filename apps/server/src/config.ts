@@ -132,6 +132,8 @@ const schema = z.object({
     .default("openid email profile"),
   OIDC_PROVIDER_NAME: z.string().trim().min(1).max(60).default("single sign-on"),
   OIDC_ROLE_CLAIM: z.string().trim().min(1).max(200).optional(),
+  /** The claim listing the person's groups, whose memberships (and so project roles) follow it (docs/oidc.md#groups). */
+  OIDC_GROUPS_CLAIM: z.string().trim().min(1).max(200).optional(),
   /** `value=Role,value=Role`: a value of the role claim and the root role it grants. */
   OIDC_ROLE_MAP: z
     .string()
@@ -208,7 +210,7 @@ function oidcProblems(config: Config): string[] {
       if (value === undefined)
         problems.push(`${name}: is needed for single sign-on${name === "OIDC_REDIRECT_URL" ? " (or set PUBLIC_URL)" : ""}`);
     }
-  } else if (oidcNames.some((n) => ["OIDC_CLIENT_SECRET", "OIDC_ROLE_CLAIM"].includes(n))) {
+  } else if (oidcNames.some((n) => ["OIDC_CLIENT_SECRET", "OIDC_ROLE_CLAIM", "OIDC_GROUPS_CLAIM"].includes(n))) {
     problems.push("OIDC_ISSUER_URL: is needed for the other OIDC_ settings to mean anything");
   }
   if (config.OIDC_ROLE_MAP.size > 0 && !config.OIDC_ROLE_CLAIM)

@@ -35,7 +35,7 @@ const TYPES: Record<string, string> = {
  * unknown API path, stay as they are.
  */
 const APP_PATH =
-  /^\/(?:(?:login|projects|change-requests|segments|playground|unknown-flags|banners|users|tokens|events|integrations)(?:\/.*)?)?$/;
+  /^\/(?:(?:login|projects|change-requests|segments|playground|unknown-flags|banners|users|groups|tokens|events|integrations)(?:\/.*)?)?$/;
 
 const SECURITY_HEADERS = { "content-security-policy": SELF_ONLY_CSP, "x-frame-options": "DENY", "referrer-policy": "no-referrer" };
 

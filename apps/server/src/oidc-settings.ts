@@ -17,6 +17,7 @@ export function oidcSettings(config: Config): OidcSettings | null {
     providerName: config.OIDC_PROVIDER_NAME,
     roleClaim: config.OIDC_ROLE_CLAIM,
     roleMap: config.OIDC_ROLE_MAP,
+    groupsClaim: config.OIDC_GROUPS_CLAIM,
     autoCreateRole: config.OIDC_AUTO_CREATE ? config.OIDC_AUTO_CREATE_ROLE : null,
     loginTtlSeconds: LOGIN_TTL_SECONDS,
   };

@@ -135,8 +135,9 @@ const MATRIX: Record<string, Row> = {
   "POST /api/admin/environments": { expect: ADMIN_CREATES, request: () => ({ body: { name: unique("env"), type: "development" } }) },
   "GET /api/admin/projects": { expect: READ },
   "POST /api/admin/projects": { expect: ADMIN_CREATES, request: () => ({ body: { id: unique("project"), name: "Matrix" } }) },
+  // A project's settings are its Owners' as in Unleash (docs/project-roles.md#what-an-owner-manages).
   "POST /api/admin/projects/{projectId}/environments": {
-    expect: ADMIN_ONLY,
+    expect: PROJECT_ACCESS,
     request: async () => {
       const name = unique("env");
       await createEnvironment(db, null, { name, type: "development" });
@@ -363,7 +364,7 @@ const MATRIX: Record<string, Row> = {
 
   "GET /api/admin/projects/{projectId}/change-requests/config": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
   "PUT /api/admin/projects/{projectId}/environments/{environment}/change-requests/config": {
-    expect: ADMIN_ONLY,
+    expect: PROJECT_ACCESS,
     request: () => ({
       params: { projectId: "default", environment: "production" },
       body: { changeRequestsEnabled: true, requiredApprovals: 1 },
@@ -548,8 +549,9 @@ const MATRIX: Record<string, Row> = {
   // Unleash's features-batch routes (docs/migrate-from-unleash.md): reading is anyone's; an import is refused to an admin token, as in Unleash.
   "POST /api/admin/features-batch/export": { expect: READ, request: () => ({ body: { environment: "development", features: [FEATURE] } }) },
   "POST /api/admin/features-batch/validate": { expect: READ, request: () => ({ body: batchImport(unique("batch")) }) },
+  // Checked in the project the body names (docs/project-roles.md#which-routes): its Members and Owners import there.
   "POST /api/admin/features-batch/import": {
-    expect: "401 401 401 403 200 200 400 403 200 403 403 403 403 403",
+    expect: "401 401 401 403 200 200 400 403 200 403 403 403 200 200",
     request: () => ({ body: batchImport(unique("batch")) }),
   },
   "POST /ofrep/v1/evaluate/flags/{key}": {
@@ -614,6 +616,7 @@ const MATRIX: Record<string, Row> = {
   // Roles per project (docs/project-roles.md): reading is anyone's signed in; changing, Admins' and the project's Owners'.
   "GET /api/admin/roles": { expect: READ },
   "GET /api/admin/projects/{projectId}/access": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
+  "GET /api/admin/projects/{projectId}/permissions": { expect: READ, request: () => ({ params: { projectId: "default" } }) },
   "POST /api/admin/projects/{projectId}/role/{roleId}/access": {
     expect: PROJECT_ACCESS,
     request: async () => ({ params: { projectId: "default", roleId: 6 }, body: { users: [{ id: await newUser() }] } }),

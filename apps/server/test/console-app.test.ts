@@ -20,6 +20,7 @@ test("the console's paths answer with the app under a self-only CSP, revalidated
     "/change-requests",
     "/banners",
     "/users",
+    "/groups",
     "/tokens?x=1",
     "/events",
     "/segments",

@@ -93,6 +93,47 @@ if (browser) {
     assert.equal(member.problems, []);
   });
 
+  test("the flag pages offer write controls by the role in the project, as the server says", async () => {
+    // dmitri is a root Viewer and a Member of default (above); erin a root Editor who is only a Viewer of default.
+    const erin = await userWithRole(srv, "editor", "erin");
+    const asRoot = (method: string, path: string, body: unknown) => srv.call(method, path, { headers: root.headers, body });
+    assert.is((await asRoot("POST", "/api/admin/projects/default/role/6/access", { users: [{ id: erin.id }] })).status, 200);
+    assert.is((await asRoot("POST", "/api/admin/projects/default/features", { name: "by-role" })).status, 201);
+
+    const member = await newPage();
+    await logIn(member.page, srv.url, dev.username, TEST_PASSWORD);
+    await member.page.goto(`${srv.url}/projects/default`);
+    const create = member.page.getByRole("form", { name: "New feature" });
+    await create.getByLabel("Feature name").fill("member-made");
+    await create.getByRole("button", { name: "Create feature" }).click();
+    await member.page.getByRole("link", { name: "member-made" }).waitFor();
+    assert.ok(await db.selectFrom("features").select("name").where("name", "=", "member-made").executeTakeFirst());
+    await member.page.goto(`${srv.url}/projects/default/features/by-role`);
+    const strategy = member.page.getByRole("form", { name: "New strategy in development" });
+    await strategy.getByRole("button", { name: "Add strategy" }).click();
+    await member.page.getByRole("list", { name: "Strategies in development" }).getByRole("listitem").first().waitFor();
+    const stored = await db.selectFrom("feature_strategies").select("name").where("feature_name", "=", "by-role").execute();
+    assert.equal(
+      stored.map((r) => r.name),
+      ["default"],
+    );
+    assert.equal(member.problems, []);
+
+    const viewer = await newPage();
+    await logIn(viewer.page, srv.url, erin.username, TEST_PASSWORD);
+    await viewer.page.goto(`${srv.url}/projects/default`);
+    await viewer.page.getByText("You can read this project's flags, not change them.").waitFor();
+    assert.is(await viewer.page.getByRole("form", { name: "New feature" }).count(), 0);
+    assert.is(await viewer.page.getByRole("button", { name: /^Archive / }).count(), 0);
+    await viewer.page.goto(`${srv.url}/projects/default/features/by-role`);
+    await viewer.page.getByText("You can read this project's flags, not change them.").waitFor();
+    assert.is(await viewer.page.getByRole("form", { name: /^New strategy/ }).count(), 0);
+    assert.is(await viewer.page.getByRole("button", { name: /Add|Remove|Save|Propose/ }).count(), 0);
+    assert.is(await viewer.page.getByRole("switch").count(), 0);
+    await checkPage(viewer.page, "feature-project-viewer");
+    assert.equal(viewer.problems, []);
+  });
+
   test("the users page says who SCIM manages", async () => {
     await db.updateTable("users").set({ scim_id: "scim-dmitri" }).where("id", "=", dev.id).execute();
     const { page, problems } = await newPage();
@@ -108,6 +149,30 @@ if (browser) {
       0,
     );
     assert.equal(problems, []);
+  });
+  test("the groups page lists the groups, their members, and which SCIM manages", async () => {
+    await db.insertInto("group_users").values({ group_id: group.id, user_id: dev.id }).execute();
+    await db.insertInto("groups").values({ name: "team-web", created_by: "oidc" }).execute();
+    const { page, problems } = await newPage();
+    await logIn(page, srv.url, root.username, TEST_PASSWORD);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Groups" }).click();
+    const table = page.getByRole("table", { name: "Every group, by name" });
+    const platform = table.getByRole("row", { name: /platform/ });
+    await platform.getByRole("cell", { name: "Managed by SCIM", exact: true }).waitFor();
+    assert.match(await platform.innerText(), /dmitri/);
+    await table
+      .getByRole("row", { name: /team-web/ })
+      .getByRole("cell", { name: "Single sign-on", exact: true })
+      .waitFor();
+    await checkPage(page, "groups");
+    assert.equal(problems, []);
+
+    // Not an Admin: no Groups in the navigation, and no page.
+    const member = await newPage();
+    await logIn(member.page, srv.url, dev.username, TEST_PASSWORD);
+    await member.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Projects" }).waitFor();
+    assert.is(await member.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Groups" }).count(), 0);
+    assert.equal(member.problems, []);
   });
 }
 

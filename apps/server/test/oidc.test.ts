@@ -4,12 +4,12 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { startTestProvider } from "@vexil/oidc-test-provider";
-import { TEST_PASSWORD } from "./support/principals.ts";
+import { adminToken, TEST_PASSWORD } from "./support/principals.ts";
 import { type Answer, SignInDriver } from "./support/sign-in-driver.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
 // Single sign-on against a real OpenID provider on a local port (docs/oidc.md): one Vexil that creates
-// unknown people (their role from the `groups` claim), one that refuses them and has password login off.
+// unknown people (their role from the `groups` claim, their groups too), one that refuses them and has password login off.
 const idp = await startTestProvider();
 const oidcEnv = (extra: Record<string, string>) => ({
   OIDC_ISSUER_URL: idp.issuer,
@@ -28,7 +28,7 @@ async function startWithOidc(extra: Record<string, string>): Promise<TestServer>
   settings.redirectUrl = `${srv.url}/auth/oidc/callback`;
   return srv;
 }
-const srv = await startWithOidc({ OIDC_AUTO_CREATE: "true", OIDC_AUTO_CREATE_ROLE: "Viewer" });
+const srv = await startWithOidc({ OIDC_AUTO_CREATE: "true", OIDC_AUTO_CREATE_ROLE: "Viewer", OIDC_GROUPS_CLAIM: "groups" });
 const closed = await startWithOidc({ PASSWORD_LOGIN: "false" });
 idp.register(`${srv.url}/auth/oidc/callback`, `${closed.url}/auth/oidc/callback`);
 
@@ -124,7 +124,7 @@ test("a new person signs in: created with the role their groups map to, the sess
   const events = await srv.db.kysely.selectFrom("events").select("type").where("created_by_user_id", "=", user.id).orderBy("id").execute();
   assert.equal(
     events.map((e) => e.type),
-    ["user-created", "user-logged-in"],
+    ["user-created", "group-created", "user-groups-synced", "user-logged-in"],
   );
   assert.is((await counts(srv)).logins, 0, "the sign-in's checks are spent");
   // An Editor indeed: creating a flag is allowed.
@@ -169,6 +169,60 @@ test("a verified e-mail links the existing user once; an unverified one never ta
   const users = await srv.db.kysely.selectFrom("users").selectAll().where("oidc_subject", "=", "mallory-sub").execute();
   assert.is(users.length, 1);
   assert.equal([users[0]?.email, users[0]?.username, users[0]?.root_role], [null, "mallory", RootRole.Viewer], "a new user, not the Admin");
+});
+
+test("refused: a user the directory deactivated (SCIM active: false), with a 403 page and no session", async () => {
+  await srv.db.kysely.updateTable("users").set({ active: false }).where("oidc_subject", "=", "bob-sub").execute();
+  await storesNothing(srv, async () => {
+    assertRefusalPage((await signIn("bob")).answer, 403, /account is deactivated/);
+  });
+  await srv.db.kysely.updateTable("users").set({ active: true }).where("oidc_subject", "=", "bob-sub").execute();
+  assert.is((await signIn("bob")).answer.status, 302, "reactivated, they sign in again");
+});
+
+test("the groups claim sets the groups sign-in manages, and with them the person's project roles", async () => {
+  const db = srv.db.kysely;
+  const admin = await adminToken(srv);
+  await db.insertInto("groups").values({ name: "team-scim", scim_id: "scim-team" }).execute();
+  idp.accounts.set("gina", { sub: "gina-sub", email: "gina@example.com", email_verified: true, groups: ["team-web", "team-scim"] });
+  const first = await signIn("gina");
+  assert.is(first.answer.status, 302, first.answer.text);
+  const session = ([] as string[]).concat(first.answer.headers["set-cookie"] ?? []).find((c) => c.startsWith("vexil-session=")) as string;
+  const cookie = { cookie: session.split(";")[0] as string };
+  const gina = await db.selectFrom("users").select("id").where("oidc_subject", "=", "gina-sub").executeTakeFirstOrThrow();
+  const groupsOf = async () =>
+    (
+      await db
+        .selectFrom("group_users")
+        .innerJoin("groups", "groups.id", "group_users.group_id")
+        .select("groups.name")
+        .where("group_users.user_id", "=", gina.id)
+        .orderBy("groups.name")
+        .execute()
+    ).map((g) => g.name);
+  assert.equal(await groupsOf(), ["team-web"], "a group SCIM provisions keeps SCIM's members");
+
+  // An Admin makes the group a Member of default: the root Viewer writes flags there.
+  const web = await db.selectFrom("groups").select("id").where("name", "=", "team-web").executeTakeFirstOrThrow();
+  const grant = await srv.call("POST", "/api/admin/projects/default/role/5/access", { headers: admin, body: { groups: [{ id: web.id }] } });
+  assert.is(grant.status, 200, JSON.stringify(grant.json));
+  const created = await srv.call("POST", "/api/admin/projects/default/features", { headers: cookie, body: { name: "by-team-web" } });
+  assert.is(created.status, 201, JSON.stringify(created.json));
+
+  // The directory takes Gina out of team-web: at her next sign-in she leaves it, and her open session loses its role at once.
+  (idp.accounts.get("gina") as { groups: string[] }).groups = ["team-scim"];
+  assert.is((await signIn("gina")).answer.status, 302);
+  assert.equal(await groupsOf(), []);
+  const refused = await srv.call("POST", "/api/admin/projects/default/features", { headers: cookie, body: { name: "not-by-gina" } });
+  assert.is(refused.status, 403, JSON.stringify(refused.json));
+  const events = await db.selectFrom("events").select(["type", "data"]).where("created_by_user_id", "=", gina.id).orderBy("id").execute();
+  assert.equal(
+    events.filter((e) => e.type === "user-groups-synced").map((e) => e.data),
+    [
+      { userId: gina.id, joined: [web.id], left: [] },
+      { userId: gina.id, joined: [], left: [web.id] },
+    ],
+  );
 });
 
 test("refused: a state that is not the one this browser started with, or no state cookie at all", async () => {
@@ -292,6 +346,7 @@ test("configuration: single sign-on is all or nothing, and password login cannot
   );
   refused({ PASSWORD_LOGIN: "false" }, /PASSWORD_LOGIN: can be false only with single sign-on/);
   refused({ OIDC_ROLE_MAP: "admins=Root" }, /must look like/);
+  refused({ OIDC_GROUPS_CLAIM: "groups" }, /OIDC_ISSUER_URL: is needed for the other OIDC_ settings/);
   refused(
     { OIDC_ISSUER_URL: "https://idp.example", OIDC_CLIENT_ID: "x", OIDC_REDIRECT_URL: "https://vexil.example/elsewhere" },
     /OIDC_REDIRECT_URL/,

@@ -150,6 +150,86 @@ test("four-eyes holds for Members: they propose where change requests are on, an
   assert.is(applied.status, 200, JSON.stringify(applied.json));
 });
 
+test("the server says what the caller may do in a project: GET .../permissions", async () => {
+  const held = async (who: { headers: Record<string, string> }, project: string) => {
+    const res = await call(who, "GET", `/api/admin/projects/${project}/permissions`);
+    assert.is(res.status, 200, JSON.stringify(res.json));
+    assert.is(res.json.project, project);
+    return res.json.permissions as string[];
+  };
+  const flagWrites = ["CREATE_FEATURE", "UPDATE_FEATURE", "UPDATE_FEATURE_ENVIRONMENT", "CREATE_FEATURE_STRATEGY"];
+  const inX = await held(member, "x");
+  for (const p of flagWrites) assert.ok(inX.includes(p), p);
+  assert.not.ok(inX.includes("UPDATE_PROJECT"));
+  assert.not.ok(inX.includes("SKIP_CHANGE_REQUEST"));
+  assert.ok((await held(owner, "x")).includes("UPDATE_PROJECT"));
+  // A root Viewer writes nowhere else; a root Editor who is a Viewer of x writes in x nothing, elsewhere what an Editor does.
+  assert.equal(await held(member, "default"), []);
+  const viewerInX = await held(editorViewer, "x");
+  for (const p of flagWrites) assert.not.ok(viewerInX.includes(p), p);
+  assert.ok(viewerInX.includes("CREATE_TAG_TYPE"), "a root permission stays the root role's");
+  for (const p of flagWrites) assert.ok((await held(editorViewer, "default")).includes(p), p);
+  assert.ok((await srv.call("GET", `${X}/permissions`, { headers: admin })).json.permissions.includes("ADMIN"));
+  assertError(await call(member, "GET", "/api/admin/projects/ghost/permissions"), 404, "NotFoundError");
+  assertError(await srv.call("GET", `${X}/permissions`), 401, "AuthenticationRequired");
+});
+
+test("the inbox counts and lists by the role in each request's project", async () => {
+  const proposed = await call(member, "POST", `${X}/environments/production/change-requests`, {
+    feature: "x-flag",
+    action: "updateEnabled",
+    payload: { enabled: false },
+  });
+  assert.is(proposed.status, 200, JSON.stringify(proposed.json));
+  const id = proposed.json.id as number;
+  assert.is((await call(member, "PUT", `${X}/change-requests/${id}/state`, { state: "In review" })).status, 200);
+  const inbox = async (who: { headers: Record<string, string> }) => {
+    const res = await call(who, "GET", "/api/admin/change-requests/inbox");
+    assert.is(res.status, 200, JSON.stringify(res.json));
+    return { review: res.json.review as number, ids: res.json.changeRequests.map((r: { id: number }) => r.id) as number[] };
+  };
+  // A root Viewer who is a Member of x reviews it; a root Editor who is a Viewer of x does not see it.
+  const bySecond = await inbox(secondMember);
+  assert.ok(bySecond.ids.includes(id), JSON.stringify(bySecond));
+  assert.is(bySecond.review, bySecond.ids.length);
+  const byViewer = await inbox(editorViewer);
+  assert.not.ok(byViewer.ids.includes(id), JSON.stringify(byViewer));
+  assert.is(byViewer.review, byViewer.ids.length);
+  // Its author waits on nobody but others; a root Editor with no role in x reviews it as before.
+  assert.not.ok((await inbox(member)).ids.includes(id));
+  assert.ok((await inbox(editor)).ids.includes(id));
+  assert.is((await call(member, "PUT", `${X}/change-requests/${id}/state`, { state: "Cancelled" })).status, 200);
+});
+
+test("an import is checked in the project it imports into", async () => {
+  const document = (project: string, name: string) => ({
+    project,
+    environment: "development",
+    data: { features: [{ name }], featureStrategies: [{ name: "default", featureName: name }], tagTypes: [] },
+  });
+  const intoX = await call(member, "POST", "/api/admin/features-batch/import", document("x", "imported-by-member"));
+  assert.is(intoX.status, 200, JSON.stringify(intoX.json));
+  assert.is(
+    (await db.selectFrom("features").select("project_id").where("name", "=", "imported-by-member").executeTakeFirst())?.project_id,
+    "x",
+  );
+  assert.is((await trpc(member, "featuresBatch.import", document("x", "imported-over-trpc"))).status, 200);
+
+  const intoDefault = await call(member, "POST", "/api/admin/features-batch/import", document("default", "not-imported"));
+  assertError(intoDefault, 403, "NoAccessError");
+  assert.is(intoDefault.json.message, 'You need the "UPDATE_FEATURE" permission to perform this action in the "development" environment.');
+  const byViewer = await call(editorViewer, "POST", "/api/admin/features-batch/import", document("x", "not-imported"));
+  assertError(byViewer, 403, "NoAccessError");
+  assert.is(
+    byViewer.json.message,
+    'You need the "UPDATE_FEATURE" permission to perform this action in the "development" environment of the "x" project.',
+  );
+  // Nobody with no role that writes anywhere gets past the check before the body: a 403, not a 400.
+  const nobody = await userWithRole(srv, "viewer");
+  assertError(await call(nobody, "POST", "/api/admin/features-batch/import", { project: 5 }), 403, "NoAccessError");
+  assert.is(await db.selectFrom("features").select("name").where("name", "=", "not-imported").executeTakeFirst(), undefined);
+});
+
 test("an Owner manages the project's access; a root Editor without a role in it cannot", async () => {
   const refused = await call(editor, "PUT", `${X}/users/${member.id}/roles`, { roles: [6] });
   assertError(refused, 403, "NoAccessError");
@@ -193,6 +273,37 @@ test("an Owner manages the project's access; a root Editor without a role in it 
   );
   assert.equal(events[3]?.pre_data, { userId: editor.id, roles: [4] });
   assert.is(events[0]?.created_by, owner.username);
+});
+
+test("an Owner manages the project's settings an Owner has in Unleash: its environments and their change requests", async () => {
+  await ok("POST", "/api/admin/environments", { name: "x-staging", type: "development" });
+  const byMember = await call(member, "POST", `${X}/environments`, { environment: "x-staging" });
+  assertError(byMember, 403, "NoAccessError");
+  assert.is(byMember.json.message, 'You need the "UPDATE_PROJECT" permission to perform this action in the "x" project.');
+  assertError(await call(editor, "POST", `${X}/environments`, { environment: "x-staging" }), 403, "NoAccessError");
+  assert.is((await call(owner, "POST", `${X}/environments`, { environment: "x-staging" })).status, 200);
+  const linked = await db.selectFrom("project_environments").select("project_id").where("environment_name", "=", "x-staging").execute();
+  assert.equal(linked, [{ project_id: "x" }]);
+
+  const config = { changeRequestsEnabled: true, requiredApprovals: 2 };
+  const crByMember = await call(member, "PUT", `${X}/environments/x-staging/change-requests/config`, config);
+  assertError(crByMember, 403, "NoAccessError");
+  assert.match(crByMember.json.message, /"UPDATE_PROJECT" permission .* of the "x" project\.$/);
+  const set = await call(owner, "PUT", `${X}/environments/x-staging/change-requests/config`, config);
+  assert.is(set.status, 200, JSON.stringify(set.json));
+  const stored = await db
+    .selectFrom("change_request_settings")
+    .select(["enabled", "required_approvals"])
+    .where("project_id", "=", "x")
+    .where("environment_name", "=", "x-staging")
+    .executeTakeFirst();
+  assert.equal(stored, { enabled: true, required_approvals: 2 });
+  // Elsewhere an Owner of x is the root Viewer they are.
+  assertError(
+    await call(owner, "PUT", "/api/admin/projects/default/environments/production/change-requests/config", config),
+    403,
+    "NoAccessError",
+  );
 });
 
 test("a group's role is its members' role in the project, until it is taken away", async () => {

@@ -6,6 +6,7 @@ import { ChangeRequestPage } from "./change-requests/change-request-page.tsx";
 import { PendingPage } from "./change-requests/pending-page.tsx";
 import { EventsPage } from "./events/events-page.tsx";
 import { ArchivePage } from "./feature-grid/archive-page.tsx";
+import { GroupsPage } from "./groups/groups-page.tsx";
 import { FeaturePage } from "./features/feature-page.tsx";
 import { IntegrationsPage } from "./integrations/integrations-page.tsx";
 import { Shell } from "./layout/shell.tsx";
@@ -55,6 +56,7 @@ export function Routes() {
         </Route>
         {admin && <Route path="/banners" component={BannersPage} />}
         {admin && <Route path="/users" component={UsersPage} />}
+        {admin && <Route path="/groups" component={GroupsPage} />}
         {admin && <Route path="/tokens" component={TokensPage} />}
         {admin && <Route path="/events" component={EventsPage} />}
         {admin && <Route path="/integrations" component={IntegrationsPage} />}

@@ -23,16 +23,24 @@ export type Access = "public" | "authenticated" | "client" | "frontend" | "sdk" 
 export interface AccessScope {
   environment?: string | undefined;
   projectId?: string | undefined;
+  /**
+   * The project is named in a body not read yet (an import's `project`): the check before the body
+   * lets through whoever holds the permission in some project, and the procedure's check, which
+   * reads the body, decides in the project named (docs/project-roles.md#which-routes).
+   */
+  projectInBody?: true;
 }
 
-/** The scope a call's input names: its `environment` and `projectId` fields, when they are strings. */
-function accessScopeOf(input: unknown): AccessScope {
-  if (input === null || typeof input !== "object") return {};
-  const { environment, projectId } = input as { environment?: unknown; projectId?: unknown };
-  return {
-    environment: typeof environment === "string" ? environment : undefined,
-    projectId: typeof projectId === "string" ? projectId : undefined,
-  };
+/**
+ * The scope a call's input names: its `environment` and `projectId` fields, when they are strings;
+ * a route whose project is a body field (`projectField`) reads the project there.
+ */
+function accessScopeOf(input: unknown, projectField = "projectId"): AccessScope {
+  const scope = projectField === "projectId" ? {} : { projectInBody: true as const };
+  if (input === null || typeof input !== "object") return scope;
+  const { environment, [projectField]: projectId } = input as Record<string, unknown>;
+  if (typeof projectId === "string") return { environment: typeof environment === "string" ? environment : undefined, projectId };
+  return { ...scope, environment: typeof environment === "string" ? environment : undefined };
 }
 
 /**
@@ -45,8 +53,9 @@ export function accessScopeFor(
   principal: Principal | null,
   access: Access,
   input: unknown,
+  projectField?: string,
 ): AccessScope | Promise<AccessScope> {
-  const scope = accessScopeOf(input);
+  const scope = accessScopeOf(input, projectField);
   if (scope.projectId !== undefined || !mayBeDecidedByProjectRoles(principal, access)) return scope;
   const featureName = (input as { featureName?: unknown } | null | undefined)?.featureName;
   if (typeof featureName !== "string") return scope;
@@ -95,8 +104,15 @@ export function checkAccess(principal: Principal | null, access: Access, scope: 
     throw access === "authenticated" ? new NoAccessError(why) : NoAccessError.forPermission(access, environment, why);
   }
   if (access === "authenticated") return;
+  if (scope.projectInBody && projectId === undefined && holdsInSomeProject(principal, access)) return;
   if (!principalHasPermission(principal, access, projectId)) {
     const decidedIn = projectRolesDeciding(principal, access, projectId) ? projectId : undefined;
     throw NoAccessError.forPermission(access, environment, undefined, decidedIn);
   }
+}
+
+/** Whether the caller's project roles grant `permission` in at least one project (docs/project-roles.md#which-routes). */
+function holdsInSomeProject(principal: Principal, permission: Permission): boolean {
+  if (principal.kind !== "user" || !principal.projectRoles) return false;
+  return Object.keys(principal.projectRoles).some((project) => principalHasPermission(principal, permission, project));
 }

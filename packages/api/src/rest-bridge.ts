@@ -276,7 +276,13 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
     try {
       found = { route: matched.route, params: paramsOf(matched.route, matched.values) };
       failureRoute.params = found.params;
-      scope = accessScopeFor(ctx.db, ctx.principal, found.route.meta.access ?? "authenticated", found.params);
+      scope = accessScopeFor(
+        ctx.db,
+        ctx.principal,
+        found.route.meta.access ?? "authenticated",
+        found.params,
+        found.route.meta.projectField,
+      );
     } catch (error) {
       sendError(res, ctx.log, error, failureRoute);
       return Promise.resolve();

@@ -65,6 +65,11 @@ export type Meta = OpenApiMeta<{
    */
   bodyField?: string;
   /**
+   * The input field naming the project the call acts in, where the path names none (an import's
+   * `project`): the permission is checked in that project (docs/project-roles.md#which-routes).
+   */
+  projectField?: string;
+  /**
    * Failures of the procedure's own rules that its route does not imply (a taken name, a wrong
    * password); the OpenAPI document lists them with the ones every route of its kind can answer.
    */
@@ -138,7 +143,7 @@ export const protectedProcedure = t.procedure.use(({ ctx, meta, getRawInput, nex
     async () => {
       const raw = await getRawInput().catch(() => undefined);
       const access = meta?.access ?? "authenticated";
-      checkAccess(ctx.principal, access, await accessScopeFor(ctx.db, ctx.principal, access, raw));
+      checkAccess(ctx.principal, access, await accessScopeFor(ctx.db, ctx.principal, access, raw, meta?.projectField));
       assertStorableText(raw);
     },
     () => next({ ctx: { ...ctx, principal: ctx.principal as NonNullable<typeof ctx.principal> } }),

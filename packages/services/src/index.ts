@@ -225,5 +225,6 @@ export {
 export { getGroup, listGroups } from "./groups/group.ts";
 export { ROLES } from "./project-roles/role.ts";
 export { getProjectAccess } from "./project-roles/project-access.ts";
+export { permissionsInProject } from "./project-roles/permissions-in-project.ts";
 export { addProjectRoleAccess, removeProjectRoles, setProjectRoles } from "./project-roles/change-project-access.ts";
 export { projectOfFeature } from "./features/project-of-feature.ts";

@@ -19,6 +19,7 @@ const settings: OidcSettings = {
     ["editors", RootRole.Editor],
     ["readers", RootRole.Viewer],
   ]),
+  groupsClaim: "groups",
   autoCreateRole: RootRole.Viewer,
   loginTtlSeconds: 600,
 };
@@ -60,6 +61,16 @@ test("identity: the strongest mapped role among the claim's values, in a list or
   assert.is(oidcIdentity({ ...claims, groups: ["other"] }, settings).mappedRole, null);
   assert.is(oidcIdentity({ ...claims, groups: 42 }, settings).mappedRole, null);
   assert.is(oidcIdentity({ ...claims, groups: ["admins"] }, { ...settings, roleClaim: undefined }).mappedRole, null);
+});
+
+test("identity: the groups claim's names, each once, trimmed, at most 100; none without the setting", () => {
+  const claims = { iss: "https://idp.example", sub: "u1" };
+  assert.equal(oidcIdentity({ ...claims, groups: [" team-web ", "team-web", "ops", 7, ""] }, settings).groups, ["team-web", "ops"]);
+  assert.equal(oidcIdentity({ ...claims, groups: "team web" }, settings).groups, ["team web"]);
+  assert.equal(oidcIdentity(claims, settings).groups, []);
+  const many = Array.from({ length: 150 }, (_, i) => `g${i}`);
+  assert.equal(oidcIdentity({ ...claims, groups: many }, settings).groups, many.slice(0, 100));
+  assert.is(oidcIdentity({ ...claims, groups: ["ops"] }, { ...settings, groupsClaim: undefined }).groups, null);
 });
 
 test("identity: only a verified, well-formed e-mail counts; no subject is no identity", () => {

@@ -3,13 +3,13 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { DataTable } from "../data-table.tsx";
 import { FormError } from "../form-error.tsx";
-import { isAdmin, isEditor, useSessionUser } from "../session.ts";
+import { useProjectPermissions } from "../project-access/use-project-permissions.ts";
 import { trpc, trpcClient } from "../trpc.ts";
 import { NO_FILTERS, searchInput } from "./feature-filters.tsx";
 
-/** A project's archived flags: revived by Editors, deleted for good by Admins (their events remain). */
+/** A project's archived flags: revived and deleted for good (their events remain) by whoever the server says may, in this project. */
 export function ArchivePage({ projectId }: { projectId: string }) {
-  const user = useSessionUser();
+  const { can } = useProjectPermissions(projectId);
   const client = useQueryClient();
   const [query, setQuery] = useState("");
   const found = useQuery({
@@ -46,12 +46,12 @@ export function ArchivePage({ projectId }: { projectId: string }) {
             <td>{f.type}</td>
             <td>{f.archivedAt ? new Date(f.archivedAt).toLocaleString() : ""}</td>
             <td className="row">
-              {isEditor(user) && (
+              {can("UPDATE_FEATURE") && (
                 <button type="button" className="secondary" aria-label={`Revive ${f.name}`} onClick={() => revive.mutate(f.name)}>
                   Revive
                 </button>
               )}
-              {isAdmin(user) && (
+              {can("DELETE_FEATURE") && (
                 <button
                   type="button"
                   className="danger"

@@ -13,7 +13,7 @@ const PAGE = 50;
 /**
  * A project's flags as a grid: one row per flag, one column per environment (on or off), with its
  * type, tags, when an SDK last reported it and a stale badge; searched and filtered by the server.
- * Editors archive a flag from its row, and can undo it at once.
+ * Whoever may delete flags in the project (the server says) archives one from its row, and can undo it at once.
  */
 export function FeatureGrid({ projectId, canEdit }: { projectId: string; canEdit: boolean }) {
   const client = useQueryClient();

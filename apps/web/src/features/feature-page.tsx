@@ -3,7 +3,7 @@ import { Link } from "wouter";
 import { DependenciesEditor } from "../dependencies/dependencies-editor.tsx";
 import { FeatureDailyLife } from "../feature-lifecycle/feature-daily-life.tsx";
 import { FormError } from "../form-error.tsx";
-import { isEditor, useSessionUser } from "../session.ts";
+import { useProjectPermissions } from "../project-access/use-project-permissions.ts";
 import { trpc } from "../trpc.ts";
 import { LazyUsageSection } from "../usage/lazy-usage-section.tsx";
 import { EnvironmentSwitch } from "./environment-switch.tsx";
@@ -12,9 +12,9 @@ import { StrategyForm } from "./strategy-form.tsx";
 import { StrategyList } from "./strategy-list.tsx";
 import { VariantsEditor } from "./variants-editor.tsx";
 
-/** A feature's environments: whether it is on, and its variants, editable by Editors and Admins. */
+/** A feature's environments: whether it is on, and its variants, editable by whoever the server says may (in this project). */
 export function FeaturePage({ projectId, featureName }: { projectId: string; featureName: string }) {
-  const user = useSessionUser();
+  const { can, readOnly } = useProjectPermissions(projectId);
   const feature = useQuery(trpc.features.get.queryOptions({ projectId, featureName }));
   const config = useQuery(trpc.changeRequests.config.queryOptions({ projectId }));
   const segments = useQuery(trpc.segments.list.queryOptions());
@@ -31,6 +31,7 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
         {featureName}
       </p>
       <h1>Feature {featureName}</h1>
+      {readOnly && <p className="muted">You can read this project's flags, not change them.</p>}
       <FormError error={feature.error ?? config.error} />
       {feature.data && <p>{feature.data.description ?? <span className="muted">No description.</span>}</p>}
       {feature.data && (
@@ -39,7 +40,7 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
           featureName={featureName}
           type={feature.data.type}
           stale={feature.data.stale}
-          canEdit={isEditor(user)}
+          canEdit={can("UPDATE_FEATURE")}
         />
       )}
       {feature.data && config.data && (
@@ -47,7 +48,7 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
           projectId={projectId}
           featureName={featureName}
           dependencies={feature.data.dependencies}
-          canEdit={isEditor(user)}
+          canEdit={can("UPDATE_FEATURE_DEPENDENCY")}
           changeRequestEnvironment={
             config.data
               .filter((c) => c.changeRequestsEnabled)
@@ -63,7 +64,7 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
             <h2 id={`env-${env.name}`}>
               {env.name} <span className={env.enabled ? "pill on" : "pill off"}>{env.enabled ? "on" : "off"}</span>
             </h2>
-            {isEditor(user) && (
+            {can("UPDATE_FEATURE_ENVIRONMENT") && (
               <EnvironmentSwitch
                 projectId={projectId}
                 featureName={featureName}
@@ -78,7 +79,7 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
               strategies={env.strategies}
               segmentNames={segmentNames}
               actions={
-                isEditor(user)
+                can("UPDATE_FEATURE_STRATEGY")
                   ? (strategy) => (
                       <StrategyActions
                         {...where(env.name)}
@@ -90,14 +91,14 @@ export function FeaturePage({ projectId, featureName }: { projectId: string; fea
                   : undefined
               }
             />
-            {isEditor(user) && (
+            {can("CREATE_FEATURE_STRATEGY") && (
               <>
                 <StrategyForm {...where(env.name)} changeRequests={gate(env.name) !== null} />
                 <NewStrategyWithOptions {...where(env.name)} changeRequests={gate(env.name) !== null} />
               </>
             )}
             <h3>Variants</h3>
-            {isEditor(user) ? (
+            {can("UPDATE_FEATURE_ENVIRONMENT_VARIANTS") ? (
               <VariantsEditor
                 key={JSON.stringify(env.variants)}
                 projectId={projectId}

@@ -53,6 +53,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
             <>
               <NavLink href="/banners">Banners</NavLink>
               <NavLink href="/users">Users</NavLink>
+              <NavLink href="/groups">Groups</NavLink>
               <NavLink href="/tokens">API tokens</NavLink>
               <NavLink href="/events">Event log</NavLink>
               <NavLink href="/integrations">Integrations</NavLink>

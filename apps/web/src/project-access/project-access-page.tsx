@@ -62,9 +62,14 @@ export function ProjectAccessPage({ projectId }: { projectId: string }) {
   );
 }
 
+/** After a change: the access list, and what the user may do in the project (their own roles may have changed). */
 function useRefresh(projectId: string) {
   const client = useQueryClient();
-  return () => client.invalidateQueries(trpc.projectAccess.get.queryFilter({ projectId }));
+  return () =>
+    Promise.all([
+      client.invalidateQueries(trpc.projectAccess.get.queryFilter({ projectId })),
+      client.invalidateQueries(trpc.projectAccess.permissions.queryFilter({ projectId })),
+    ]);
 }
 
 /** Changing a holder's role (to one role) and removing their access. */

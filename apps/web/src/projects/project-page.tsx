@@ -2,13 +2,13 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { CreateForm } from "../create-form.tsx";
 import { FormError } from "../form-error.tsx";
-import { isEditor, useSessionUser } from "../session.ts";
+import { useProjectPermissions } from "../project-access/use-project-permissions.ts";
 import { trpc, trpcClient } from "../trpc.ts";
 import { FeatureGrid } from "../feature-grid/feature-grid.tsx";
 
 /** A project's flags (the grid) and where its change requests are on. */
 export function ProjectPage({ projectId }: { projectId: string }) {
-  const user = useSessionUser();
+  const { can, readOnly } = useProjectPermissions(projectId);
   const config = useQuery(trpc.changeRequests.config.queryOptions({ projectId }));
   const gated = config.data?.filter((c) => c.changeRequestsEnabled) ?? [];
   return (
@@ -17,6 +17,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
         <Link href="/projects">Projects</Link> / {projectId}
       </p>
       <h1>Project {projectId}</h1>
+      {readOnly && <p className="muted">You can read this project's flags, not change them.</p>}
       <p>
         <Link href={`/projects/${encodeURIComponent(projectId)}/access`}>Access</Link>: who holds which role in this project
       </p>
@@ -28,8 +29,8 @@ export function ProjectPage({ projectId }: { projectId: string }) {
         </p>
       )}
       <FormError error={config.error} />
-      <FeatureGrid projectId={projectId} canEdit={isEditor(user)} />
-      {isEditor(user) && (
+      <FeatureGrid projectId={projectId} canEdit={can("DELETE_FEATURE")} />
+      {can("CREATE_FEATURE") && (
         <CreateForm
           title="New feature"
           fields={[

@@ -36,8 +36,10 @@ export const changeRequestsRouter = {
         path: `${projectPath}/environments/{environment}/change-requests/config`,
         tags,
         summary: "Turn change requests on or off for an environment of a project",
+        description: "By an Admin or an Owner of the project, as in Unleash.",
       },
-      access: "ADMIN",
+      // A project's settings are its Owners' as in Unleash (docs/project-roles.md#what-an-owner-manages).
+      access: "UPDATE_PROJECT",
     })
     .input(
       z.strictObject({

@@ -50,6 +50,8 @@ export const featuresBatchRouter = {
           "The document's flags into the project and environment, all or nothing: flags created or updated, tags replaced, strategies replaced, variants and state set, dependencies added. Only what differs is written; the same document again changes nothing. Refused to an admin token (400, as in Unleash), and, where the environment has change requests on, to a caller who may not skip them (403).",
       },
       access: "UPDATE_FEATURE",
+      // The body names the project: the permission is checked there (docs/project-roles.md#which-routes).
+      projectField: "project",
       failures: ["NotFoundError"],
     })
     .input(z.strictObject(importShape))

@@ -22,7 +22,7 @@ const groupSchema = z
   })
   .meta({ id: "Group" });
 
-// Unleash's group reads (docs/scim.md#groups); groups are made and changed by an identity provider over SCIM.
+// Unleash's group reads (docs/scim.md#groups); groups are made and changed by an identity provider, over SCIM or at sign-in (docs/oidc.md#groups).
 export const groupsRouter = {
   list: protectedProcedure
     .meta({ openapi: { method: "GET", path: "/api/admin/groups", tags, summary: "List groups with their members" }, access: "ADMIN" })

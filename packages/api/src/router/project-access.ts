@@ -1,6 +1,12 @@
-import { addProjectRoleAccess, getProjectAccess, removeProjectRoles, ROLES, setProjectRoles } from "@vexil/services";
+import { addProjectRoleAccess, getProjectAccess, permissionsInProject, removeProjectRoles, ROLES, setProjectRoles } from "@vexil/services";
 import { z } from "zod";
-import { projectAccessSchema, projectRolesShape, roleGrantShape, roleSchema } from "../schemas/project-access.ts";
+import {
+  permissionsInProjectSchema,
+  projectAccessSchema,
+  projectRolesShape,
+  roleGrantShape,
+  roleSchema,
+} from "../schemas/project-access.ts";
 import { recordIdSchema } from "../schemas/record-id.ts";
 import { toJson } from "../schemas/to-json.ts";
 import { okSchema } from "../schemas/user.ts";
@@ -55,6 +61,23 @@ export const projectAccessRouter = {
     .input(z.object({ projectId }))
     .output(projectAccessSchema)
     .query(async ({ ctx, input }) => toJson(await getProjectAccess(ctx.db, ctx.principal, input.projectId))),
+
+  // Vexil's: the server says what the caller may do in a project, and the console renders it (docs/project-roles.md#what-you-may-do).
+  permissions: protectedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${PATH}/permissions`,
+        tags,
+        summary: "What you may do in a project",
+        description:
+          "The permissions the caller holds in the project: a user's project roles there where they hold any, else the root role; an admin token holds all. 404 for an unknown project.",
+      },
+      access: "authenticated",
+    })
+    .input(z.object({ projectId }))
+    .output(permissionsInProjectSchema)
+    .query(async ({ ctx, input }) => permissionsInProject(ctx.db, ctx.principal, input.projectId)),
 
   addRoleAccess: protectedProcedure
     .meta({

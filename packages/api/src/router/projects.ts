@@ -34,9 +34,11 @@ export const projectsRouter = {
         path: "/api/admin/projects/{projectId}/environments",
         tags,
         summary: "Enable an environment in a project",
-        description: "Answers 200 as Unleash does; 409 when the environment is already enabled there.",
+        description:
+          "By an Admin or an Owner of the project, as in Unleash. Answers 200 as Unleash does; 409 when the environment is already enabled there.",
       },
-      access: "ADMIN",
+      // A project's settings are its Owners' as in Unleash (docs/project-roles.md#what-an-owner-manages).
+      access: "UPDATE_PROJECT",
       failures: ["NameExistsError"],
     })
     .input(z.strictObject({ projectId: z.string(), environment: z.string().meta({ description: "Name of an existing environment" }) }))

@@ -1,3 +1,4 @@
+import { PERMISSIONS } from "@vexil/services";
 import { z } from "zod";
 import { userSchema } from "./user.ts";
 
@@ -59,3 +60,13 @@ export const projectRolesShape = {
     .max(10)
     .meta({ description: "The project role ids the user or group is to hold there (4 Owner, 5 Member, 6 Viewer); [] removes them all" }),
 };
+
+export const permissionsInProjectSchema = z
+  .object({
+    project: z.string(),
+    permissions: z.array(z.enum(PERMISSIONS)).meta({
+      description:
+        "Every permission the caller holds in the project, by the rule every route is checked by (project roles, then the root role)",
+    }),
+  })
+  .meta({ id: "PermissionsInProject" });

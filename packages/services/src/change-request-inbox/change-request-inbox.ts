@@ -1,6 +1,7 @@
 import type { Database } from "@vexil/db";
 import { type Kysely, sql } from "kysely";
-import { isAdmin, type Principal, principalHasPermission } from "../auth/principal.ts";
+import type { Permission } from "../auth/permissions.ts";
+import { isAdmin, type Principal, principalHasPermission, projectRolesDeciding } from "../auth/principal.ts";
 import { type ChangeRequestState, type ChangeRequestView, loadChangeRequests } from "../change-requests/change-request.ts";
 
 /** The most requests the inbox lists at once, oldest first; its counts count them all (docs/limits.md#change-requests). */
@@ -20,15 +21,30 @@ interface ChangeRequestInbox {
 const ACTS: ReadonlySet<ChangeRequestState> = new Set(["Approved", "Applied", "Scheduled"]);
 
 /**
+ * Where the caller holds `permission`, as a filter on a project column: everywhere but the projects
+ * whose project roles refuse it (when the root role holds it), or only the projects whose roles
+ * grant it (when it does not) (docs/project-roles.md#change-requests).
+ */
+function projectsHolding(by: Principal, permission: Permission): { everywhereBut: string[] } | { only: string[] } {
+  const decided = by.kind === "user" ? Object.keys(by.projectRoles ?? {}).filter((p) => projectRolesDeciding(by, permission, p)) : [];
+  if (principalHasPermission(by, permission)) {
+    return { everywhereBut: decided.filter((p) => !principalHasPermission(by, permission, p)) };
+  }
+  return { only: decided.filter((p) => principalHasPermission(by, permission, p)) };
+}
+
+/**
  * The same rules as allowed-moves.ts, as SQL, so that counting needs no row per request: In review
- * for whoever may approve it (a user with APPROVE_CHANGE_REQUEST, not its author unless Admin, who
- * has not approved it yet), Approved and Scheduled for whoever holds APPLY_CHANGE_REQUEST. The list
- * is then checked against the views' own actions, so that the two cannot disagree in what is shown.
+ * for whoever may approve it in its project (a user with APPROVE_CHANGE_REQUEST there, not its author
+ * unless Admin, who has not approved it yet), Approved and Scheduled for whoever holds
+ * APPLY_CHANGE_REQUEST there. The list is then checked against the views' own actions, so that the
+ * two cannot disagree in what is shown.
  */
 function actionableRequests(db: Kysely<Database>, by: Principal) {
-  const canReview = by.kind === "user" && principalHasPermission(by, "APPROVE_CHANGE_REQUEST");
-  const canApply = principalHasPermission(by, "APPLY_CHANGE_REQUEST");
-  if (!canReview && !canApply) return undefined;
+  const review = by.kind === "user" ? projectsHolding(by, "APPROVE_CHANGE_REQUEST") : { only: [] };
+  const apply = projectsHolding(by, "APPLY_CHANGE_REQUEST");
+  const none = (where: { everywhereBut: string[] } | { only: string[] }) => "only" in where && where.only.length === 0;
+  if (none(review) && none(apply)) return undefined;
   const userId = by.kind === "user" ? by.userId : 0;
   return db
     .selectFrom("change_requests as cr")
@@ -37,8 +53,15 @@ function actionableRequests(db: Kysely<Database>, by: Principal) {
     )
     .where("s.enabled", "=", true)
     .where((eb) => {
-      const review = eb.and([
+      const inProjects = (where: { everywhereBut: string[] } | { only: string[] }) =>
+        "only" in where
+          ? eb("cr.project_id", "in", where.only)
+          : where.everywhereBut.length > 0
+            ? eb("cr.project_id", "not in", where.everywhereBut)
+            : eb.lit(true);
+      const toReview = eb.and([
         eb("cr.state", "=", "In review"),
+        inProjects(review),
         ...(isAdmin(by) ? [] : [eb("cr.created_by_user_id", "<>", userId)]),
         eb.not(
           eb.exists(
@@ -51,8 +74,8 @@ function actionableRequests(db: Kysely<Database>, by: Principal) {
           ),
         ),
       ]);
-      const apply = eb("cr.state", "in", ["Approved", "Scheduled"]);
-      return eb.or([...(canReview ? [review] : []), ...(canApply ? [apply] : [])]);
+      const toApply = eb.and([eb("cr.state", "in", ["Approved", "Scheduled"]), inProjects(apply)]);
+      return eb.or([...(none(review) ? [] : [toReview]), ...(none(apply) ? [] : [toApply])]);
     });
 }
 

@@ -1,6 +1,6 @@
 import type { Database } from "@vexil/db";
 import type { Kysely, Transaction } from "kysely";
-import type { Principal } from "../auth/principal.ts";
+import { type Principal, projectRolesDeciding } from "../auth/principal.ts";
 import { assertDirectFeatureWriteAllowed, assertDirectWriteAllowed } from "../change-requests/assert-direct-write-allowed.ts";
 import { dependenciesOf, storeFeatureDependency } from "../dependencies/write-feature-dependency.ts";
 import { NoAccessError, NotFoundError, ValidationError } from "../errors/domain-error.ts";
@@ -75,7 +75,7 @@ export async function validateImport(db: Kysely<Database>, by: Principal | null,
 }
 
 /** Unleash's refusals of an import, in its order and words (its verify step). */
-function refuseWhatCannotBeImported(facts: ImportFacts, environment: string): void {
+function refuseWhatCannotBeImported(by: Principal | null, facts: ImportFacts, project: string, environment: string): void {
   if (facts.unsupportedStrategies.length) {
     throw new ValidationError(
       "Some of the strategies you are trying to import are not supported.",
@@ -83,7 +83,15 @@ function refuseWhatCannotBeImported(facts: ImportFacts, environment: string): vo
     );
   }
   const missing = facts.missingPermissions.find((p) => p !== "SKIP_CHANGE_REQUEST");
-  if (missing) throw NoAccessError.forPermission(missing, environment);
+  // Checked in the project imported into; named where the caller's project roles decided (docs/project-roles.md#the-403).
+  if (missing) {
+    throw NoAccessError.forPermission(
+      missing,
+      environment,
+      undefined,
+      by && projectRolesDeciding(by, missing, project) ? project : undefined,
+    );
+  }
   if (facts.otherProjectFeatures.length) {
     throw new ValidationError(`These features exist already in other projects: ${facts.otherProjectFeatures.join(", ")}`);
   }
@@ -114,7 +122,7 @@ export async function importFeatures(db: Kysely<Database>, by: Principal | null,
     const parsed = await checked(trx, input);
     await assertDirectWriteAllowed(trx, by, { projectId: parsed.project, environment: parsed.environment });
     const facts = await importFacts(trx, by, parsed);
-    refuseWhatCannotBeImported(facts, parsed.environment);
+    refuseWhatCannotBeImported(by, facts, parsed.project, parsed.environment);
     const changes = await applyImport(trx, by, withoutArchived(parsed, facts), facts);
     if (changes.length) {
       await appendEvent(trx, by, {

@@ -13,6 +13,18 @@ export interface OidcIdentity {
   preferredUsername: string | null;
   /** The strongest role the role claim's values map to; null when none does (or no claim is configured). */
   mappedRole: RootRoleId | null;
+  /** The groups claim's values (docs/oidc.md#groups); null when no groups claim is configured, so memberships stay as they are. */
+  groups: string[] | null;
+}
+
+/** The most groups one sign-in takes from the claim (docs/oidc.md#groups); further values are left out. */
+const MAX_GROUPS = 100;
+
+/** The groups claim's values: a list of names (or one name), trimmed, each once, as long as a group's name may be. */
+function groupNames(value: unknown): string[] {
+  const values = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  const names = values.map((v) => text(v, 200)).filter((v): v is string => v !== null);
+  return [...new Set(names)].slice(0, MAX_GROUPS);
 }
 
 const text = (value: unknown, max: number): string | null =>
@@ -47,5 +59,6 @@ export function oidcIdentity(claims: Record<string, unknown>, settings: OidcSett
     name: text(claims.name, 200),
     preferredUsername: text(claims.preferred_username, 100),
     mappedRole,
+    groups: settings.groupsClaim ? groupNames(claims[settings.groupsClaim]) : null,
   };
 }

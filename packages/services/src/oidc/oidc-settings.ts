@@ -17,6 +17,8 @@ export interface OidcSettings {
   roleClaim: string | undefined;
   /** Claim value -> root role; where several match, the strongest role wins. */
   roleMap: ReadonlyMap<string, RootRoleId>;
+  /** The ID token claim listing the person's groups: their memberships of the groups single sign-on manages follow it (docs/oidc.md#groups). */
+  groupsClaim: string | undefined;
   /** A user Vexil does not know yet: created at first sign-in, with this role when the claim maps to none; null refuses them. */
   autoCreateRole: RootRoleId | null;
   /** How long a sign-in may take between leaving for the provider and coming back. */

@@ -10,8 +10,9 @@ import { isUniqueViolation } from "../users/unique-violation.ts";
 import { toUser, type User, type UserRow, userEventData } from "../users/user.ts";
 import type { OidcIdentity } from "./oidc-identity.ts";
 import type { OidcSettings } from "./oidc-settings.ts";
+import { syncOidcGroups } from "./sync-oidc-groups.ts";
 
-const asPrincipal = (row: UserRow): Principal => ({
+const asPrincipal = (row: UserRow): Extract<Principal, { kind: "user" }> => ({
   kind: "user",
   userId: row.id,
   username: row.username ?? row.email ?? `user-${row.id}`,
@@ -79,7 +80,8 @@ async function createdUser(trx: Transaction<Database>, identity: OidcIdentity, r
 /**
  * Signs in the person an ID token names (docs/oidc.md#users): their linked user, or the unlinked
  * one with their verified e-mail, or a new one when unknown users are created (else a 403 and
- * nothing stored). A mapped role replaces the stored one at each sign-in: the provider decides.
+ * nothing stored); a deactivated user is a 403 and nothing stored. A mapped role replaces the stored
+ * one at each sign-in, and the groups claim sets their groups (docs/oidc.md#groups): the provider decides.
  */
 export async function signInOidcUser(
   db: Kysely<Database>,
@@ -91,6 +93,12 @@ export async function signInOidcUser(
   try {
     return await inTransaction(db, async (trx) => {
       let row = await knownUser(trx, identity);
+      // A leaver the directory deactivated (docs/scim.md#leavers) is refused here too, before anything is stored.
+      if (row && !row.active) {
+        throw new NoAccessError(
+          "Your Vexil account is deactivated: your organisation's directory turned it off. Ask an administrator if this is a mistake.",
+        );
+      }
       if (!row) {
         if (settings.autoCreateRole === null) {
           const who = identity.email ?? identity.preferredUsername ?? identity.subject;
@@ -112,6 +120,7 @@ export async function signInOidcUser(
           data: userEventData(toUser(row)),
         });
       }
+      if (identity.groups !== null) await syncOidcGroups(trx, asPrincipal(row), identity.groups);
       const previousSeenAt = row.seen_at;
       const updated = await trx
         .updateTable("users")
