@@ -94,11 +94,7 @@ function HolderActions({ projectId, holder, roles }: { projectId: string; holder
       <label>
         Role of {holder.label}
         <select value={holder.roles[0]} disabled={set.isPending} onChange={(e) => set.mutate(Number(e.target.value))}>
-          {roles.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.name}
-            </option>
-          ))}
+          <Options items={roles.map((r) => ({ id: r.id, label: r.name }))} />
         </select>
       </label>
       <button
@@ -113,6 +109,15 @@ function HolderActions({ projectId, holder, roles }: { projectId: string; holder
       <FormError error={set.error ?? remove.error} />
     </div>
   );
+}
+
+/** A select's options, each an id with its label. */
+function Options({ items }: { items: { id: number; label: string }[] }) {
+  return items.map((item) => (
+    <option key={item.id} value={item.id}>
+      {item.label}
+    </option>
+  ));
 }
 
 /** Giving a role to a user or a group: Admins pick from the lists, an Owner (who cannot list users) types an id. */
@@ -165,11 +170,7 @@ function GrantRole({ projectId, roles }: { projectId: string; roles: Access["rol
             {fields.kind === "user" ? "User" : "Group"}
             <select required value={fields.who} onChange={(e) => setFields((f) => ({ ...f, who: e.target.value }))}>
               <option value="">Pick one</option>
-              {options.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.label}
-                </option>
-              ))}
+              <Options items={options} />
             </select>
           </label>
         ) : (
@@ -181,11 +182,7 @@ function GrantRole({ projectId, roles }: { projectId: string; roles: Access["rol
         <label>
           Role
           <select value={fields.roleId} onChange={(e) => setFields((f) => ({ ...f, roleId: e.target.value }))}>
-            {roles.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.name}
-              </option>
-            ))}
+            <Options items={roles.map((r) => ({ id: r.id, label: r.name }))} />
           </select>
         </label>
       </div>

@@ -6,20 +6,26 @@ export type RootRoleId = (typeof RootRole)[keyof typeof RootRole];
 export const ProjectRole = { Owner: 4, Member: 5, Viewer: 6 } as const;
 export type ProjectRoleId = (typeof ProjectRole)[keyof typeof ProjectRole];
 
-/** What editors may do to flags (docs/auth.md#roles-and-permissions): Unleash's permission names. */
-const FLAG_MODEL_PERMISSIONS = [
+/** Creating flags, their variants, and change requests: Editors' everywhere, Members' in their project. */
+const CONTRIBUTOR_PERMISSIONS = [
+  "CREATE_FEATURE",
+  "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
+  "APPROVE_CHANGE_REQUEST",
+  "APPLY_CHANGE_REQUEST",
+] as const;
+
+/** What editors may do to a flag (docs/auth.md#roles-and-permissions): Unleash's permission names. */
+const FLAG_PERMISSIONS = [
   "UPDATE_FEATURE",
   "UPDATE_FEATURE_ENVIRONMENT",
   "CREATE_FEATURE_STRATEGY",
   "UPDATE_FEATURE_STRATEGY",
   "DELETE_FEATURE_STRATEGY",
   "UPDATE_FEATURE_DEPENDENCY",
-  "CREATE_SEGMENT",
-  "UPDATE_SEGMENT",
-  "DELETE_SEGMENT",
-  // Archiving a flag and deleting an archived one for good (docs/flag-model.md#archive-revive-delete).
-  "DELETE_FEATURE",
 ] as const;
+
+// Archiving a flag and deleting an archived one for good (docs/flag-model.md#archive-revive-delete).
+const FLAG_MODEL_PERMISSIONS = [...FLAG_PERMISSIONS, "CREATE_SEGMENT", "UPDATE_SEGMENT", "DELETE_SEGMENT", "DELETE_FEATURE"] as const;
 
 /** Tag types are Editors' in Unleash (its role Editor holds these three). */
 const TAG_TYPE_PERMISSIONS = ["CREATE_TAG_TYPE", "UPDATE_TAG_TYPE", "DELETE_TAG_TYPE"] as const;
@@ -30,10 +36,7 @@ const CONTEXT_FIELD_PERMISSIONS = ["CREATE_CONTEXT_FIELD", "UPDATE_CONTEXT_FIELD
 export const PERMISSIONS = [
   "ADMIN",
   "UPDATE_INSTANCE_BANNERS",
-  "CREATE_FEATURE",
-  "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
-  "APPROVE_CHANGE_REQUEST",
-  "APPLY_CHANGE_REQUEST",
+  ...CONTRIBUTOR_PERMISSIONS,
   "SKIP_CHANGE_REQUEST",
   ...FLAG_MODEL_PERMISSIONS,
   "CREATE_STRATEGY",
@@ -46,10 +49,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 // Admin holds every permission; reading needs none beyond being authenticated.
 const EDITOR: ReadonlySet<Permission> = new Set([
-  "CREATE_FEATURE",
-  "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
-  "APPROVE_CHANGE_REQUEST",
-  "APPLY_CHANGE_REQUEST",
+  ...CONTRIBUTOR_PERMISSIONS,
   ...FLAG_MODEL_PERMISSIONS,
   ...TAG_TYPE_PERMISSIONS,
   ...CONTEXT_FIELD_PERMISSIONS,
@@ -65,19 +65,7 @@ export function roleHasPermission(rootRole: RootRoleId, permission: Permission):
  * What a Member may do in its project (docs/project-roles.md#the-rule): flags, strategies, variants,
  * switching environments, and change requests; an Owner holds these and project access too.
  */
-const MEMBER: ReadonlySet<Permission> = new Set([
-  "CREATE_FEATURE",
-  "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
-  "APPROVE_CHANGE_REQUEST",
-  "APPLY_CHANGE_REQUEST",
-  "UPDATE_FEATURE",
-  "UPDATE_FEATURE_ENVIRONMENT",
-  "CREATE_FEATURE_STRATEGY",
-  "UPDATE_FEATURE_STRATEGY",
-  "DELETE_FEATURE_STRATEGY",
-  "UPDATE_FEATURE_DEPENDENCY",
-  "DELETE_FEATURE",
-]);
+const MEMBER: ReadonlySet<Permission> = new Set([...CONTRIBUTOR_PERMISSIONS, ...FLAG_PERMISSIONS, "DELETE_FEATURE"]);
 const OWNER: ReadonlySet<Permission> = new Set([...MEMBER, "UPDATE_PROJECT"]);
 
 /** The permissions project roles decide within their project; any other is the root role's everywhere. */
