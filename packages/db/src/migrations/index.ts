@@ -21,6 +21,7 @@ import * as scim from "./2026-11-25T09-00-scim.ts";
 import * as unknownFlags from "./2026-11-25T12-00-unknown-flags.ts";
 import * as consoleEvents from "./2026-11-26T09-00-console-events.ts";
 import * as projectRoles from "./2026-11-26T09-00-project-roles.ts";
+import * as changeRequestChangesStatistics from "./2026-11-26T10-00-change-request-changes-statistics.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25T12-00-unknown-flags": unknownFlags,
   "2026-11-26T09-00-console-events": consoleEvents,
   "2026-11-26T09-00-project-roles": projectRoles,
+  "2026-11-26T10-00-change-request-changes-statistics": changeRequestChangesStatistics,
 };

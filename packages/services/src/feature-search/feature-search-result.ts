@@ -53,8 +53,11 @@ const dateOf = (value: string | Date | null): Date | null => (value === null ? n
  */
 export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[]): Promise<FeatureSearchResult[]> {
   if (rows.length === 0) return [];
-  const names = rows.map((r) => r.name);
-  const [extras, environments] = await Promise.all([extrasOf(db, names).execute(), environmentsOf(db, names).execute()]);
+  const statements = featureSearchResultStatements(
+    db,
+    rows.map((r) => r.name),
+  );
+  const [extras, environments] = await Promise.all([statements.extras.execute(), statements.environments.execute()]);
   const extrasByName = new Map(extras.map((e) => [e.name, e]));
   const environmentsByName = new Map<string, FeatureSearchEnvironment[]>();
   for (const e of environments) {
@@ -112,6 +115,11 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
         : {}),
     };
   });
+}
+
+/** The two statements over a page's names (docs/search.md#indexes); the tests EXPLAIN these very statements. */
+export function featureSearchResultStatements(db: Kysely<Database>, names: string[]) {
+  return { extras: extrasOf(db, names), environments: environmentsOf(db, names) };
 }
 
 /** The page's names as one array parameter (docs/search.md#indexes). */
