@@ -1,6 +1,8 @@
 import type { ServerResponse } from "node:http";
+import { Socket } from "node:net";
 import type { ClientDeltaEvent, ClientScopeHub, ClientFeatureUpdate } from "@vexil/services";
 import { type ClientQuery, clientQueryKey, narrowEvents, narrowHydration } from "../client-query.ts";
+import { detachStreamSocket } from "./detach-stream-socket.ts";
 
 export interface ClientStreamsOptions {
   /** Streams this instance keeps open; past it an SDK is told to poll instead. */
@@ -67,15 +69,38 @@ function writeFrame(res: ServerResponse, frame: SharedFrame): void {
   else res.write(frame.bytes);
 }
 
+/**
+ * A stream: its socket, once taken out of node:http (the bytes on the wire are those the response
+ * would write), or the response itself where that could not be done.
+ */
+type Stream = Socket | ServerResponse;
+// The detached streams of HTTP/1.0 clients, whose bodies are not chunked (rare: a set, not a field per stream).
+const unchunked = new WeakSet<Socket>();
+// The last chunk of a chunked body, which ends a detached stream as `res.end()` would.
+const LAST_CHUNK = Buffer.from("0\r\n\r\n");
+
+const isSocket = (stream: Stream): stream is Socket => stream instanceof Socket;
+
+function writeTo(stream: Stream, frame: SharedFrame): void {
+  if (!isSocket(stream)) writeFrame(stream, frame);
+  else if (!stream.destroyed && stream.writable) stream.write(unchunked.has(stream) ? frame.bytes : frame.chunk);
+}
+
+function endStream(stream: Stream): void {
+  if (!isSocket(stream)) stream.end();
+  else if (unchunked.has(stream)) stream.end();
+  else stream.end(LAST_CHUNK);
+}
+
 /** Streams of one hub and one narrowing: each change is rendered once and written to all of them. */
 interface Group {
-  streams: Set<ServerResponse>;
+  streams: Set<Stream>;
   unsubscribe(): void;
   hydration?: { revision: number; frame: SharedFrame };
 }
 
 /**
- * The open streams of this instance. Per stream it keeps only the response in a set: the frames
+ * The open streams of this instance. Per stream it keeps only its socket in a set: the frames
  * are shared, the heartbeat is one timer for all.
  */
 export function createClientStreams(options: ClientStreamsOptions): ClientStreams {
@@ -84,9 +109,9 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
   let open = 0;
   let closing = false;
 
-  const write = (res: ServerResponse, frame: SharedFrame) => {
-    writeFrame(res, frame);
-    if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+  const write = (stream: Stream, frame: SharedFrame) => {
+    writeTo(stream, frame);
+    if (stream.writableLength > MAX_BUFFERED_BYTES) stream.destroy();
   };
 
   const heartbeat = setInterval(() => {
@@ -101,7 +126,7 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
     const key = clientQueryKey(query);
     let group = byQuery.get(key);
     if (group) return group;
-    const streams = new Set<ServerResponse>();
+    const streams = new Set<Stream>();
     const onUpdate = (update: ClientFeatureUpdate) => {
       const events = narrowEvents(update.events, query);
       if (events.length === 0) return;
@@ -167,10 +192,13 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
         if (events.length) res.write(updatedFrame(delta.revision, events).bytes);
       }
       res.flushHeaders();
-      group.streams.add(res);
-      res.on("close", () => {
+      const chunked = res.chunkedEncoding;
+      const stream: Stream = detachStreamSocket(res) ?? res;
+      if (isSocket(stream) && !chunked) unchunked.add(stream);
+      group.streams.add(stream);
+      stream.on("close", () => {
         release();
-        group.streams.delete(res);
+        group.streams.delete(stream);
         if (group.streams.size === 0) group.unsubscribe();
       });
     },
@@ -191,7 +219,7 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
       closing = true;
       clearInterval(heartbeat);
       for (const byQuery of [...groups.values()])
-        for (const group of [...byQuery.values()]) for (const res of [...group.streams]) res.end();
+        for (const group of [...byQuery.values()]) for (const stream of [...group.streams]) endStream(stream);
       for (const res of [...held]) res.end();
     },
   };
