@@ -19,6 +19,7 @@ import type { Config } from "./config.ts";
 import { createConsoleApp } from "./console-app.ts";
 import { createCors } from "./cors.ts";
 import { createDocsPage } from "./docs-page.ts";
+import { RequestLogger } from "./request-logger.ts";
 import type { ServerMetrics } from "./metrics/server-metrics.ts";
 import type { VexilResponse } from "./server-response.ts";
 
@@ -100,16 +101,11 @@ export function createRequestHandler({
   const staticFiles: StaticFiles[] = consoleApp ? [createDocsPage(), consoleApp] : [createDocsPage()];
 
   /** The context of an API call, once its caller is known. */
-  const contextOf = (req: IncomingMessage, res: VexilResponse, principal: Principal | null, requestLog: () => Logger): Context => ({
+  const contextOf = (req: IncomingMessage, res: VexilResponse, principal: Principal | null, requestLog: Logger): Context => ({
     deps,
     db: deps.db,
     principal,
-    get requestId() {
-      return res.requestId;
-    },
-    get log() {
-      return requestLog();
-    },
+    log: requestLog,
     ip: clientAddress(req, trustedProxies),
     userAgent: req.headers["user-agent"] ?? null,
     cookie: req.headers.cookie,
@@ -117,7 +113,7 @@ export function createRequestHandler({
   });
 
   /** Answers the request: at once when nothing needs waiting for (a cached credential), else through a promise. */
-  function handle(req: IncomingMessage, res: VexilResponse, requestLog: () => Logger): void | Promise<void> {
+  function handle(req: IncomingMessage, res: VexilResponse, requestLog: Logger): void | Promise<void> {
     if (cors(req, res)) return;
     const method = req.method ?? "";
     const path = (req.url ?? "/").split("?", 1)[0] as string;
@@ -141,11 +137,8 @@ export function createRequestHandler({
 
   return (req, res) => {
     const started = performance.now();
-    // The request's logger is made when something logs: a child serialises its bindings, which
-    // showed in the profile of SDK polls, where nothing logs at the usual production level. Its id
-    // is made when first asked for (by the head of any answer but a 304, or by a log line).
-    let reqLog: Logger | undefined;
-    const requestLog = () => (reqLog ??= log.child({ reqId: res.requestId }));
+    // Its id is made when first asked for: by the head of any answer but a 304, or by a log line.
+    const requestLog = new RequestLogger(log, res);
     // Admin data and auth responses must not linger in shared or browser caches (a 304 says it again, as the 200 did).
     res.setHeader("cache-control", "no-store");
     const logRequests = log.isLevelEnabled?.("info") ?? true;
@@ -153,10 +146,10 @@ export function createRequestHandler({
       const ms = performance.now() - started;
       metrics.observeRequest(req, res, ms / 1e3);
       if (logRequests) {
-        requestLog().info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+        requestLog.info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
       }
     });
-    const fail = (error: unknown) => sendError(res, requestLog(), error);
+    const fail = (error: unknown) => sendError(res, requestLog, error);
     try {
       handle(req, res, requestLog)?.catch(fail);
     } catch (error) {
