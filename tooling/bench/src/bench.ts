@@ -171,16 +171,17 @@ function mirrorFrontend(ours: pg.Client, copy: pg.Client) {
 
 /** The repeated polls' and OFREP's single flag's targets, each with the CPU time an answer took the server and (a). */
 function pollReport(polls: FrontendPollResult[]): string[] {
-  return polls.flatMap(({ row: poll }) => {
+  return polls.flatMap(({ row: poll, rounds }) => {
     const pollRatio = poll.server.stats.rps / (poll.memory?.stats.rps ?? Number.NaN);
     const target = pollTarget(poll.scenario);
     const cpu = poll.server.cpuUsPerRequest;
     const cpuA = poll.memory?.cpuUsPerRequest;
+    const cpuBefore = rounds.before ? medianOf(rounds.before).cpuUsPerRequest : undefined;
     return [
       check(`${poll.scenario} at ${poll.features} flags vs baseline (a) >= ${target}x`, `${pollRatio.toFixed(2)}x`, pollRatio >= target),
       ...(cpu !== undefined && cpuA !== undefined
         ? [
-            `        CPU per answer (median of rounds): server ${cpu.toFixed(1)} µs, (a) ${cpuA.toFixed(1)} µs; (a)'s over the server's ${(cpuA / cpu).toFixed(2)}x`,
+            `        CPU per answer (median of rounds): server ${cpu.toFixed(1)} µs, (a) ${cpuA.toFixed(1)} µs; (a)'s over the server's ${(cpuA / cpu).toFixed(2)}x${cpuBefore === undefined ? "" : `; before server ${cpuBefore.toFixed(1)} µs`}`,
           ]
         : []),
     ];
