@@ -10,7 +10,9 @@ const normalise = (ip: string) => (ip.startsWith("::ffff:") ? ip.slice(7) : ip);
 export function clientAddress(req: IncomingMessage, trustedProxies: ReadonlySet<string>): string {
   const socketIp = normalise(req.socket.remoteAddress ?? "");
   if (!trustedProxies.has(socketIp)) return socketIp;
-  const forwarded = String(req.headers["x-forwarded-for"] ?? "")
+  const header = req.headers["x-forwarded-for"];
+  if (header === undefined) return socketIp;
+  const forwarded = String(header)
     .split(",")
     .map((s) => normalise(s.trim()))
     .filter(Boolean);

@@ -1,9 +1,10 @@
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type ApiDeps,
   appRouter,
   authenticate,
+  type Context,
   createApiHandler,
   createOpenApiDocument,
   type Logger,
@@ -11,13 +12,14 @@ import {
   sendJson,
   setRouteLabel,
 } from "@vexil/api";
-import { AuthenticationRequired } from "@vexil/services";
+import { AuthenticationRequired, type Principal } from "@vexil/services";
 import { sql } from "kysely";
 import { clientAddress } from "./client-address.ts";
 import type { Config } from "./config.ts";
 import { createConsoleApp } from "./console-app.ts";
 import { createCors } from "./cors.ts";
 import { createDocsPage } from "./docs-page.ts";
+import { RequestLogger } from "./request-logger.ts";
 import type { ServerMetrics } from "./metrics/server-metrics.ts";
 import type { VexilResponse } from "./server-response.ts";
 
@@ -98,7 +100,20 @@ export function createRequestHandler({
   ]);
   const staticFiles: StaticFiles[] = consoleApp ? [createDocsPage(), consoleApp] : [createDocsPage()];
 
-  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string, requestLog: () => Logger): Promise<void> {
+  /** The context of an API call, once its caller is known. */
+  const contextOf = (req: IncomingMessage, res: VexilResponse, principal: Principal | null, requestLog: Logger): Context => ({
+    deps,
+    db: deps.db,
+    principal,
+    log: requestLog,
+    ip: clientAddress(req, trustedProxies),
+    userAgent: req.headers["user-agent"] ?? null,
+    cookie: req.headers.cookie,
+    setHeader: (name, value) => res.setHeader(name, value),
+  });
+
+  /** Answers the request: at once when nothing needs waiting for (a cached credential), else through a promise. */
+  function handle(req: IncomingMessage, res: VexilResponse, requestLog: Logger): void | Promise<void> {
     if (cors(req, res)) return;
     const method = req.method ?? "";
     const path = (req.url ?? "/").split("?", 1)[0] as string;
@@ -111,44 +126,34 @@ export function createRequestHandler({
       }
       if (staticFiles.some((files) => files(method, path, res))) return setRouteLabel(res, "static");
     }
-    return api(req, res, {
-      deps,
-      db: deps.db,
-      principal: await authenticate(deps, {
-        authorization: req.headers.authorization,
-        apiKey: req.headers["x-api-key"],
-        cookie: req.headers.cookie,
-      }),
-      requestId,
-      get log() {
-        return requestLog();
-      },
-      ip: clientAddress(req, trustedProxies),
-      userAgent: req.headers["user-agent"] ?? null,
+    const principal = authenticate(deps, {
+      authorization: req.headers.authorization,
+      apiKey: req.headers["x-api-key"],
       cookie: req.headers.cookie,
-      setHeader: (name, value) => res.setHeader(name, value),
     });
+    if (principal instanceof Promise) return principal.then((found) => api(req, res, contextOf(req, res, found, requestLog)));
+    return api(req, res, contextOf(req, res, principal, requestLog));
   }
 
   return (req, res) => {
-    const started = process.hrtime.bigint();
-    const requestId = randomUUID();
-    // The request's logger is made when something logs: a child serialises its bindings, which
-    // showed in the profile of SDK polls, where nothing logs at the usual production level.
-    let reqLog: Logger | undefined;
-    const requestLog = () => (reqLog ??= log.child({ reqId: requestId }));
-    // Sent with x-content-type-options as the head is written, on every answer but a 304 (docs/operations.md#response-headers).
-    res.requestId = requestId;
+    const started = performance.now();
+    // Its id is made when first asked for: by the head of any answer but a 304, or by a log line.
+    const requestLog = new RequestLogger(log, res);
     // Admin data and auth responses must not linger in shared or browser caches (a 304 says it again, as the 200 did).
     res.setHeader("cache-control", "no-store");
     const logRequests = log.isLevelEnabled?.("info") ?? true;
     res.on("finish", () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const ms = performance.now() - started;
       metrics.observeRequest(req, res, ms / 1e3);
       if (logRequests) {
-        requestLog().info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+        requestLog.info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
       }
     });
-    handle(req, res, requestId, requestLog).catch((error) => sendError(res, requestLog(), error));
+    const fail = (error: unknown) => sendError(res, requestLog, error);
+    try {
+      handle(req, res, requestLog)?.catch(fail);
+    } catch (error) {
+      fail(error);
+    }
   };
 }

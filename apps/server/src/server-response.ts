@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { type OutgoingHttpHeader, type OutgoingHttpHeaders, ServerResponse } from "node:http";
 
 type HeadFields = OutgoingHttpHeaders | OutgoingHttpHeader[];
@@ -8,8 +9,16 @@ type HeadFields = OutgoingHttpHeaders | OutgoingHttpHeader[];
  * RFC 9110 §15.4.5 asks of it (docs/operations.md#response-headers).
  */
 export class VexilResponse extends ServerResponse {
-  /** The request's id, in `x-request-id` and in the request's log lines. */
-  requestId = "";
+  #requestId: string | undefined;
+
+  /**
+   * The request's id, in `x-request-id` and in the request's log lines; made when first asked for,
+   * so that a 304 that logs nothing makes none.
+   */
+  get requestId(): string {
+    this.#requestId ??= randomUUID();
+    return this.#requestId;
+  }
 
   // Node writes every head through writeHead (an implicit one too), so nothing leaves without these.
   override writeHead(statusCode: number, reason?: string | HeadFields, headers?: HeadFields): this {

@@ -6,24 +6,23 @@ import { readSessionCookie, unsealSessionId } from "./session-cookie.ts";
 /**
  * Who is calling, from the Authorization header (API or personal token, `Bearer ` optional), else
  * the X-API-Key header (the same tokens, as OpenFeature's providers send them), else the session
- * cookie. Anything unknown, expired, revoked or tampered is nobody.
+ * cookie. Anything unknown, expired, revoked or tampered is nobody. A credential the cache holds is
+ * answered at once; one it does not, by a promise of the look-up.
  */
-export async function authenticate(
+export function authenticate(
   deps: ApiDeps,
-  headers: { authorization?: string; apiKey?: string | string[]; cookie?: string },
-): Promise<Principal | null> {
-  const resolve = (credential: string, lookUp: () => Promise<CredentialLookup<Principal> | null>) =>
-    deps.principals.resolve(credential, lookUp);
+  headers: { authorization?: string | undefined; apiKey?: string | string[] | undefined; cookie?: string | undefined },
+): Principal | null | Promise<Principal | null> {
   const apiKey = typeof headers.apiKey === "string" ? headers.apiKey : undefined;
   const authorization = (headers.authorization ?? apiKey)?.trim();
   if (authorization) {
     const token = authorization.replace(/^Bearer\s+/i, "");
-    return token ? resolve(`token ${token}`, () => lookUpTokenPrincipal(deps.db, token)) : null;
+    return token ? deps.principals.resolve(`token ${token}`, () => lookUpTokenPrincipal(deps.db, token)) : null;
   }
   const sealed = readSessionCookie(headers.cookie);
   if (!sealed) return null;
   // Keyed by the sealed value, so that a cached session also skips unsealing it.
-  return resolve(`cookie ${sealed}`, async () => {
+  return deps.principals.resolve(`cookie ${sealed}`, async (): Promise<CredentialLookup<Principal> | null> => {
     const sessionId = await unsealSessionId(sealed, deps.cookies);
     return sessionId ? lookUpSessionPrincipal(deps.db, sessionId, deps.loginPolicy.sessions) : null;
   });

@@ -49,7 +49,7 @@ export interface Context {
   db: Kysely<Database>;
   /** Who is calling; null for nobody. */
   principal: Principal | null;
-  requestId: string;
+  /** The request's logger: its lines carry the request's id (`reqId`). */
   log: Logger;
   ip: string;
   userAgent: string | null;

@@ -1,7 +1,7 @@
 export { appRouter, type AppRouter } from "./root.ts";
 // The client ships these to the console and to apps outside the repository (packages/client/scripts/build.ts).
 export { RootRole } from "@vexil/services";
-export type { ApiDeps, Logger } from "./context.ts";
+export type { ApiDeps, Context, Logger } from "./context.ts";
 export { createApiHandler } from "./api-handler.ts";
 export { sendError, sendJson } from "./rest-bridge.ts";
 export { routeLabelOf, setRouteLabel } from "./route-label.ts";

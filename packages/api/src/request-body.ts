@@ -4,11 +4,8 @@ import { TransportError } from "./transport-error.ts";
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
-/** Reads the body up to `limit` bytes; over it, stops reading and throws PayloadTooLarge. */
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
-  if (Number.isFinite(declared)) return readDeclaredBody(req);
+/** Reads a body without a declared length up to `limit` bytes; over it, stops reading and throws PayloadTooLarge. */
+async function readChunkedBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -73,13 +70,21 @@ export interface JsonBody {
   text: string | undefined;
 }
 
-const NO_BODY: JsonBody = { value: undefined, text: undefined };
+/** What a route without a body is given. */
+export const NO_BODY: JsonBody = Object.freeze({ value: undefined, text: undefined });
+
+const jsonBodyOf = (bytes: Buffer): JsonBody => {
+  const text = bytes.toString("utf8");
+  return { value: parseJson(text), text };
+};
 
 /**
  * A request's JSON body, checked in the order of docs/errors.md#check-order: content type (415), size (413), JSON
  * (400). Its value is `undefined` when the request has no body; its socket is then free for the next request.
+ * A small body usually arrives with its request's head, and the parser has taken all of it by the time a
+ * route reads it: it is then read at once, without a promise (a thrown error is the refusal); else a promise.
  */
-export async function readJsonBody(req: IncomingMessage, limit: number, mediaType?: string): Promise<JsonBody> {
+export function readJsonBody(req: IncomingMessage, limit: number, mediaType?: string): JsonBody | Promise<JsonBody> {
   if (!requestHasBody(req)) {
     // An unread body would otherwise hold the connection's next request hostage.
     req.resume();
@@ -93,6 +98,13 @@ export async function readJsonBody(req: IncomingMessage, limit: number, mediaTyp
       `Content type "${type || "(none)"}" is not supported; send the body as ${sendAs} and set the Content-Type header accordingly.`,
     );
   }
-  const text = (await readBody(req, limit)).toString("utf8");
-  return { value: parseJson(text), text };
+  const declared = Number(req.headers["content-length"]);
+  if (!Number.isFinite(declared)) return readChunkedBody(req, limit).then(jsonBodyOf);
+  if (declared > limit) throw payloadTooLarge(limit);
+  if (req.complete && req.readableLength === declared) {
+    // Without a size, read() takes everything buffered: the whole body.
+    const whole = req.read() as Buffer | null;
+    if (whole !== null) return jsonBodyOf(whole);
+  }
+  return readDeclaredBody(req).then(jsonBodyOf);
 }

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from "@vexil/services";
 import { type AccessScope, accessScopeFor, checkAccess } from "./access.ts";
 import type { Context, Logger, ProtectedContext } from "./context.ts";
 import { type FailureBody, type HttpFailure, toHttpFailure } from "./error-response.ts";
-import { readJsonBody } from "./request-body.ts";
+import { type JsonBody, NO_BODY, readJsonBody } from "./request-body.ts";
 import { setRouteLabel } from "./route-label.ts";
 import { type RestRoute, restRoutes } from "./rest-routes.ts";
 import { TransportError } from "./transport-error.ts";
@@ -37,8 +37,19 @@ interface RouteNode {
 
 const newNode = (): RouteNode => ({ literal: new Map(), param: undefined, routes: new Map() });
 
-function compileRoutes(router: AnyRouter): RouteNode {
+/**
+ * The tree, and the routes without parameters by method and path: such a route is the best match
+ * of its path whenever it exists (it has the fewest parameters), so an SDK's poll of a literal path
+ * is found by one look-up, without walking the tree.
+ */
+interface CompiledRoutes {
+  root: RouteNode;
+  literal: Map<string, MatchableRoute>;
+}
+
+function compileRoutes(router: AnyRouter): CompiledRoutes {
   const root = newNode();
+  const literal = new Map<string, MatchableRoute>();
   // Literal segments win over parameters: `/banners/{id}` must not swallow a literal sibling.
   const routes = restRoutes(router).sort((a, b) => a.params.length - b.params.length);
   routes.forEach((route, rank) => {
@@ -58,17 +69,23 @@ function compileRoutes(router: AnyRouter): RouteNode {
       }
     }
     if (!node.routes.has(route.method)) node.routes.set(route.method, { ...route, rank });
+    const literalKey = `${route.method} ${route.path}`;
+    if (route.params.length === 0 && !literal.has(literalKey)) literal.set(literalKey, node.routes.get(route.method) as MatchableRoute);
   });
-  return root;
+  return { root, literal };
 }
 
+const NO_VALUES: string[] = [];
+
 function matchRoute(
-  root: RouteNode,
+  { root, literal }: CompiledRoutes,
   method: string,
   pathname: string,
 ): { route: MatchableRoute; values: string[] } | { allowed: string[] } {
   // One trailing slash is allowed, as on the documented paths without it.
   const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+  const exact = literal.get(`${method} ${path}`);
+  if (exact) return { route: exact, values: NO_VALUES };
   const segments = path.split("/");
   let best: { route: MatchableRoute; values: string[] } | undefined;
   const allowed = new Set<string>();
@@ -197,10 +214,7 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
     failureRoute: FailureRoute,
   ) => {
     try {
-      const read = route.hasBody ? await readJsonBody(req, bodyLimit, route.meta.raw?.mediaType) : undefined;
-      const body = read?.value;
-      if (route.meta.raw) return await route.meta.raw.serve(req, res, ctx as ProtectedContext, { params, body, text: read?.text });
-
+      const body = route.hasBody ? (await readJsonBody(req, bodyLimit)).value : undefined;
       let input: Record<string, unknown> = route.hasBody ? params : { ...queryParameters(url, queryAt), ...params };
       if (body !== undefined) {
         if (route.meta.bodyField) {
@@ -244,12 +258,15 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       checkAccess(ctx.principal, found.route.meta.access ?? "authenticated", scope);
       // A route without a body leaves any sent one unread, and it would hold the connection's next request hostage.
       if (!found.route.hasBody) req.resume();
-      // A raw route without a body (an SDK poll) goes straight to its handler: no frame of the bridge's waits for it.
+      // A raw route (an SDK poll) goes straight to its handler, with its body when it has one: no frame
+      // of the bridge's waits for it, and none at all when the body is already buffered.
       const raw = found.route.meta.raw;
-      if (raw && !found.route.hasBody) {
-        return raw
-          .serve(req, res, ctx as ProtectedContext, { params: found.params, body: undefined, text: undefined })
-          .catch((error) => sendError(res, ctx.log, error, failureRoute));
+      if (raw) {
+        const fail = (error: unknown) => sendError(res, ctx.log, error, failureRoute);
+        const serve = ({ value, text }: JsonBody) =>
+          raw.serve(req, res, ctx as ProtectedContext, { params: found.params, body: value, text }).catch(fail);
+        const read = found.route.hasBody ? readJsonBody(req, bodyLimit, raw.mediaType) : NO_BODY;
+        return read instanceof Promise ? read.then(serve).catch(fail) : serve(read);
       }
     } catch (error) {
       sendError(res, ctx.log, error, failureRoute);

@@ -85,7 +85,6 @@ const server = createServer((req, res) => {
   const ctx = {
     principal,
     log,
-    requestId: "r",
     ip: "",
     userAgent: null,
     setHeader: (n: string, v: string | string[]) => res.setHeader(n, v),

@@ -3,8 +3,8 @@ import type { DatabaseConnection } from "./create-db.ts";
 import { type CredentialCacheOptions, type CredentialLookup, createCredentialCache } from "./credential-cache.ts";
 
 export interface AuthCache<T> {
-  /** The answer for a credential: from the cache when fresh, else from `lookUp` (and then cached). */
-  resolve(credential: string, lookUp: () => Promise<CredentialLookup<T> | null>): Promise<T | null>;
+  /** The answer for a credential: from the cache when fresh (at once, no promise), else a promise of `lookUp`'s (and then cached). */
+  resolve(credential: string, lookUp: () => Promise<CredentialLookup<T> | null>): T | Promise<T | null>;
   /** Settles when the announcements are first heard: from then on answers are cached. */
   listening: Promise<void>;
   close(): Promise<void>;

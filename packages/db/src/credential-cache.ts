@@ -8,8 +8,11 @@ export interface CredentialLookup<T> {
 }
 
 export interface CredentialCache<T> {
-  /** The answer for a credential: from the cache when fresh, else from `lookUp` (and then cached). */
-  resolve(credential: string, lookUp: () => Promise<CredentialLookup<T> | null>): Promise<T | null>;
+  /**
+   * The answer for a credential: from the cache when fresh, at once (no promise: a poll's request
+   * waits for nothing), else a promise of `lookUp`'s (and then cached).
+   */
+  resolve(credential: string, lookUp: () => Promise<CredentialLookup<T> | null>): T | Promise<T | null>;
   /** Forgets every answer that depends on `tag`. */
   invalidate(tag: string): void;
   /** Invalidations may be missed from now on: forget everything and cache nothing until resume(). */
@@ -44,20 +47,37 @@ export function createCredentialCache<T>({ ttlMs, maxEntries = 10_000 }: Credent
     generation++;
   };
 
+  const lookUpAndKeep = async (credential: string, lookUp: () => Promise<CredentialLookup<T> | null>): Promise<T | null> => {
+    const startedAt = generation;
+    const found = await lookUp();
+    if (!found) return null;
+    if (active && ttlMs > 0 && startedAt === generation && (found.expiresInMs === null || found.expiresInMs > 0)) {
+      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+      const lifetime = found.expiresInMs === null ? ttlMs : Math.min(ttlMs, found.expiresInMs);
+      entries.set(credential, { value: found.value, tags: found.tags, until: Date.now() + lifetime });
+    }
+    return found.value;
+  };
+
+  // Look-ups under way, by credential: requests that miss together (a poll's every connection, when
+  // its token's answer expires) share one, unless an invalidation came since it started.
+  const underWay = new Map<string, { generation: number; answer: Promise<T | null> }>();
+
   return {
-    async resolve(credential, lookUp) {
+    resolve(credential, lookUp) {
       const hit = entries.get(credential);
       if (hit && hit.until > Date.now()) return hit.value;
       if (hit) entries.delete(credential);
-      const startedAt = generation;
-      const found = await lookUp();
-      if (!found) return null;
-      if (active && ttlMs > 0 && startedAt === generation && (found.expiresInMs === null || found.expiresInMs > 0)) {
-        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-        const lifetime = found.expiresInMs === null ? ttlMs : Math.min(ttlMs, found.expiresInMs);
-        entries.set(credential, { value: found.value, tags: found.tags, until: Date.now() + lifetime });
-      }
-      return found.value;
+      if (!active || ttlMs === 0) return lookUpAndKeep(credential, lookUp);
+      const shared = underWay.get(credential);
+      if (shared && shared.generation === generation) return shared.answer;
+      const started = { generation, answer: lookUpAndKeep(credential, lookUp) };
+      underWay.set(credential, started);
+      const done = () => {
+        if (underWay.get(credential) === started) underWay.delete(credential);
+      };
+      started.answer.then(done, done);
+      return started.answer;
     },
     invalidate(tag) {
       generation++;

@@ -72,6 +72,29 @@ test("unknown credentials, expired answers and a suspended cache are never serve
   assert.is(db.calls(), 2);
 });
 
+test("requests that miss together share one look-up; one after an invalidation looks up again", async () => {
+  const cache = createCredentialCache<Alice>({ ttlMs: 60_000 });
+  cache.resume();
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let calls = 0;
+  const slow = async () => {
+    calls++;
+    await gate;
+    return found;
+  };
+  const first = cache.resolve("c", slow);
+  const second = cache.resolve("c", slow);
+  assert.is(calls, 1, "the second request waits for the first one's look-up");
+  cache.invalidate("user:7");
+  const third = cache.resolve("c", slow);
+  assert.is(calls, 2, "a request after an invalidation does not take a look-up that may have read the old row");
+  release();
+  assert.equal(await Promise.all([first, second, third]), [alice, alice, alice]);
+  assert.is(await cache.resolve("c", slow), alice);
+  assert.is(calls, 2, "the look-up that began after the invalidation was kept");
+});
+
 test("ttl 0 turns it off", async () => {
   const cache = createCredentialCache<Alice>({ ttlMs: 0 });
   cache.resume();

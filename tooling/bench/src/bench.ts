@@ -22,7 +22,7 @@ import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
 import { runMemoryScenario } from "./memory-scenario.ts";
 import { addPeerFeatures, type Peer, peerServes, rerunOnPeerNode, startPeer } from "./peer.ts";
-import { startTarget, stopTarget, type Target, withPeakRss } from "./processes.ts";
+import { cpuSeconds, startTarget, stopTarget, type Target, withPeakRss } from "./processes.ts";
 import { serverStartArgs } from "./server-start-args.ts";
 import { check, formatTable, type Measured, medianOf, type Row } from "./report.ts";
 import { loadBenchSettings } from "./settings.ts";
@@ -67,8 +67,11 @@ async function api(base: string, method: string, path: string, headers: Record<s
 async function measure(target: Target, spec: LoadSpec, warm: boolean): Promise<Measured> {
   if (target.child.exitCode !== null || target.child.signalCode !== null) throw new Error(`${target.name} is not running`);
   if (warm && settings.warmupS > 0) await runLoad(target.base, spec, settings.warmupS);
+  const cpuBefore = cpuSeconds(target.child.pid);
   const { result, peakRssMb } = await withPeakRss(target.child.pid, () => runLoad(target.base, spec, settings.durationS));
-  return { stats: result, peakRssMb };
+  // CPU time per answer: unlike req/s, it hardly moves with what else keeps the machine's cores busy.
+  const cpuUsPerRequest = ((cpuSeconds(target.child.pid) - cpuBefore) * 1e6) / result.total;
+  return { stats: result, peakRssMb, ...(Number.isFinite(cpuUsPerRequest) ? { cpuUsPerRequest } : {}) };
 }
 
 /** The load of a scenario, or each target's own (a 304 needs the ETag that target answered). */
@@ -166,16 +169,22 @@ function mirrorFrontend(ours: pg.Client, copy: pg.Client) {
   };
 }
 
-/** The repeated polls' and OFREP's single flag's targets. */
+/** The repeated polls' and OFREP's single flag's targets, each with the CPU time an answer took the server and (a). */
 function pollReport(polls: FrontendPollResult[]): string[] {
-  return polls.map(({ row: poll }) => {
+  return polls.flatMap(({ row: poll, rounds }) => {
     const pollRatio = poll.server.stats.rps / (poll.memory?.stats.rps ?? Number.NaN);
     const target = pollTarget(poll.scenario);
-    return check(
-      `${poll.scenario} at ${poll.features} flags vs baseline (a) >= ${target}x`,
-      `${pollRatio.toFixed(2)}x`,
-      pollRatio >= target,
-    );
+    const cpu = poll.server.cpuUsPerRequest;
+    const cpuA = poll.memory?.cpuUsPerRequest;
+    const cpuBefore = rounds.before ? medianOf(rounds.before).cpuUsPerRequest : undefined;
+    return [
+      check(`${poll.scenario} at ${poll.features} flags vs baseline (a) >= ${target}x`, `${pollRatio.toFixed(2)}x`, pollRatio >= target),
+      ...(cpu !== undefined && cpuA !== undefined
+        ? [
+            `        CPU per answer (median of rounds): server ${cpu.toFixed(1)} µs, (a) ${cpuA.toFixed(1)} µs; (a)'s over the server's ${(cpuA / cpu).toFixed(2)}x${cpuBefore === undefined ? "" : `; before server ${cpuBefore.toFixed(1)} µs`}`,
+          ]
+        : []),
+    ];
   });
 }
 

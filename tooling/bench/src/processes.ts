@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -82,6 +82,22 @@ export function rssMb(pid: number): number {
     return kb / 1024;
   } catch {
     return 0;
+  }
+}
+
+// Clock ticks a second, the unit of /proc/<pid>/stat's CPU times.
+let ticksPerSecond: number | undefined;
+
+/** The CPU time (user and system) a process has used, in seconds; NaN when it cannot be read. */
+export function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  try {
+    ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ", 2)[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return Number.NaN;
   }
 }
 

@@ -3,6 +3,8 @@ import type { LoadStats } from "./load.ts";
 export interface Measured {
   stats: LoadStats;
   peakRssMb: number;
+  /** The target process's CPU time (user and system) per answer, in µs, where /proc tells it. */
+  cpuUsPerRequest?: number;
 }
 
 export interface Row {
@@ -39,6 +41,9 @@ export function medianOf(samples: Measured[]): Measured {
       codes: stats.map((s) => s.codes).join(" | "),
     },
     peakRssMb: Math.max(...samples.map((m) => m.peakRssMb)),
+    ...(samples.every((m) => m.cpuUsPerRequest !== undefined)
+      ? { cpuUsPerRequest: median(samples.map((m) => m.cpuUsPerRequest as number)) }
+      : {}),
   };
 }
 
