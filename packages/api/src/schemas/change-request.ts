@@ -7,7 +7,7 @@ const actorSchema = z
 const changeSchema = z.object({
   id: z.number().int(),
   action: z.string(),
-  payload: z.unknown(),
+  payload: z.unknown().optional(),
   createdAt: z.iso.datetime(),
   createdBy: actorSchema,
 });

@@ -10,8 +10,8 @@ export const eventSchema = z
     project: z.string().nullable(),
     environment: z.string().nullable(),
     featureName: z.string().nullable(),
-    data: z.unknown(),
-    preData: z.unknown(),
+    data: z.unknown().optional(),
+    preData: z.unknown().optional(),
   })
   .meta({ id: "Event" });
 

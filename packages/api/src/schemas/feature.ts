@@ -79,7 +79,7 @@ const pointer = z.string().meta({ description: "JSON pointer (RFC 6901) into the
 /** One operation of an RFC 6902 JSON patch on a feature. */
 export const featurePatchOperationSchema = z
   .discriminatedUnion("op", [
-    z.strictObject({ op: z.enum(["add", "replace", "test"]), path: pointer, value: z.unknown() }),
+    z.strictObject({ op: z.enum(["add", "replace", "test"]), path: pointer, value: z.unknown().optional() }),
     z.strictObject({ op: z.literal("remove"), path: pointer }),
     z.strictObject({ op: z.enum(["move", "copy"]), from: pointer, path: pointer }),
   ])

@@ -26,7 +26,7 @@ export const CHANGE_ACTIONS = [
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
 
 const enabledSchema = z.strictObject({ enabled: z.boolean() });
-const variantsSchema = z.strictObject({ variants: z.unknown() });
+const variantsSchema = z.strictObject({ variants: z.unknown().optional() });
 const strategyIdSchema = z.strictObject({ id: z.string().min(1).max(100) });
 const parentSchema = z.strictObject({ feature: z.string().min(1).max(100) });
 const strategyPatchPayloadSchema = z.strictObject({ id: z.string().min(1).max(100), patch: strategyPatchSchema });

@@ -18,7 +18,7 @@ const pointer = z.string().max(1000);
 export const strategyPatchSchema = z
   .array(
     z.discriminatedUnion("op", [
-      z.strictObject({ op: z.enum(["add", "replace", "test"]), path: pointer, value: z.unknown() }),
+      z.strictObject({ op: z.enum(["add", "replace", "test"]), path: pointer, value: z.unknown().optional() }),
       z.strictObject({ op: z.literal("remove"), path: pointer }),
       z.strictObject({ op: z.enum(["move", "copy"]), from: pointer, path: pointer }),
     ]),
