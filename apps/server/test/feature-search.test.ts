@@ -603,6 +603,37 @@ test("at 100,000 flags the common searches, and what their pages show, are read 
       assert.not.match(text, large, `${what} of the page of ${JSON.stringify(params)}:\n${text}`);
     }
   }
+  // The extras and the environments run as prepared statements, and a connection settles on their
+  // generic plan, made without the page's names (docs/search.md#prepared-page-statements): that plan
+  // reads indexes too.
+  const { page: firstPage } = await featureSearchStatements(db, featureSearchQuerySchema.parse({}));
+  const firstNames = (await firstPage.execute()).map((r) => r.name);
+  const prepared = featureSearchResultStatements(db, firstNames);
+  for (const what of ["extras", "environments"] as const) {
+    const compiled = prepared[what].compile();
+    const text = await db.connection().execute(async (c) => {
+      await sql`set plan_cache_mode = force_generic_plan`.execute(c);
+      try {
+        await c.executeQuery(CompiledQuery.raw(`prepare generic_${what} as ${compiled.sql}`));
+        // EXECUTE takes no bind parameters: the values as literals.
+        const literal = (v: unknown): string =>
+          Array.isArray(v)
+            ? `array[${v.map(literal).join(", ")}]::text[]`
+            : typeof v === "number"
+              ? String(v)
+              : `'${String(v).replaceAll("'", "''")}'`;
+        const res = await c.executeQuery<{ "QUERY PLAN": string }>(
+          CompiledQuery.raw(`explain execute generic_${what}(${compiled.parameters.map(literal).join(", ")})`),
+        );
+        return res.rows.map((r) => r["QUERY PLAN"]).join("\n");
+      } finally {
+        await c.executeQuery(CompiledQuery.raw(`deallocate generic_${what}`));
+        await sql`reset plan_cache_mode`.execute(c);
+      }
+    });
+    assert.match(text, /ANY \(\$1\)/, `${what} is planned without its names:\n${text}`);
+    assert.not.match(text, large, `${what}, generic plan:\n${text}`);
+  }
   // A page of the flags that hold them shows each flag's open change requests in each environment, and only those.
   const withChanges = await searchFeatures(db, featureSearchQuerySchema.parse({ query: "bulk-flag-0500" }));
   const shown = withChanges.features

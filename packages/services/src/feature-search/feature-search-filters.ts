@@ -27,7 +27,7 @@ const latestStage = (eb: FeaturesEb) =>
     .whereRef("l.feature_name", "=", "features.name")
     .orderBy("l.entered_at", "desc")
     .orderBy(sql`array_position(${STAGE_ORDER}, l.stage)`, "desc")
-    .limit(1)
+    .limit(sql.lit(1))
     .$asScalar();
 
 /** Who created the flag: the user of its latest feature-created event (docs/search.md#created-by). */
@@ -35,10 +35,10 @@ export const creatorId = (eb: FeaturesEb) =>
   eb
     .selectFrom("events as e")
     .select("e.created_by_user_id")
-    .where("e.type", "=", "feature-created")
+    .where("e.type", "=", sql.lit("feature-created"))
     .whereRef("e.feature_name", "=", "features.name")
     .orderBy("e.id", "desc")
-    .limit(1)
+    .limit(sql.lit(1))
     .$asScalar();
 
 /** A condition that holds for the listed values (IS, IS_ANY_OF) or for none of them (IS_NOT, IS_NONE_OF). */

@@ -1,4 +1,4 @@
-import type { Database } from "@vexil/db";
+import { type Database, preparedQuery } from "@vexil/db";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import { imageUrlFor } from "../users/user.ts";
@@ -48,16 +48,24 @@ type FeatureRow = Selectable<Database["features"]>;
 const dateOf = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
 
 /**
- * What a page of features shows besides the feature's own columns, read in two statements over
- * the page's names (never over the table): their environments, and the rest.
+ * What a page of features shows besides the feature's own columns, read in three statements over
+ * the page's names (never over the table): their environments, their open change requests, and
+ * the rest. The first two are prepared (docs/search.md#prepared-page-statements).
  */
 export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[]): Promise<FeatureSearchResult[]> {
   if (rows.length === 0) return [];
-  const statements = featureSearchResultStatements(
-    db,
-    rows.map((r) => r.name),
-  );
-  const [extras, environments] = await Promise.all([statements.extras.execute(), statements.environments.execute()]);
+  const names = rows.map((r) => r.name);
+  const [extras, environments, openRequests] = await Promise.all([
+    extrasStatement.execute(db, { names }),
+    environmentsStatement.execute(db, { names }),
+    openRequestsOf(db, names).execute(),
+  ]);
+  const projectOf = new Map(rows.map((r) => [r.name, r.project_id]));
+  // A flag's open change requests in an environment, those of its project only (a request made
+  // before the flag moved to another project is not the flag's there).
+  const openIds = new Map<string, number[]>();
+  for (const o of openRequests)
+    if (projectOf.get(o.feature_name) === o.project_id) openIds.set(`${o.feature_name}\n${o.environment_name}`, o.ids.map(Number));
   const extrasByName = new Map(extras.map((e) => [e.name, e]));
   const environmentsByName = new Map<string, FeatureSearchEnvironment[]>();
   for (const e of environments) {
@@ -73,10 +81,18 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
       hasEnabledStrategies: e.has_enabled_strategies,
       yes: Number(e.yes),
       no: Number(e.no),
-      changeRequestIds: e.change_request_ids.map(Number),
+      changeRequestIds: openIds.get(`${e.feature_name}\n${e.name}`) ?? [],
     });
     environmentsByName.set(e.feature_name, list);
   }
+  // A page's flags mostly share a few creators: each one's avatar address (a digest) is made once.
+  const imageUrls = new Map<string, string>();
+  const imageUrlOf = (user: { id: number; email: string | null; username: string | null }) => {
+    const key = `${user.id}\n${user.email}\n${user.username}`;
+    let url = imageUrls.get(key);
+    if (url === undefined) imageUrls.set(key, (url = imageUrlFor(user)));
+    return url;
+  };
   return rows.map((row) => {
     const extra = extrasByName.get(row.name);
     const creator = extra?.creator;
@@ -98,7 +114,7 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
       createdBy: {
         id: creator?.id ?? 0,
         name: creatorName,
-        imageUrl: imageUrlFor(creator ?? { id: 0, email: null, username: creatorName }),
+        imageUrl: imageUrlOf(creator ?? { id: 0, email: null, username: creatorName }),
       },
       dependencyType: extra?.is_child ? "child" : extra?.is_parent ? "parent" : null,
       environments: environmentsByName.get(row.name) ?? [],
@@ -117,10 +133,23 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
   });
 }
 
-/** The two statements over a page's names (docs/search.md#indexes); the tests EXPLAIN these very statements. */
+/** The three statements over a page's names (docs/search.md#indexes); the tests EXPLAIN these very statements. */
 export function featureSearchResultStatements(db: Kysely<Database>, names: string[]) {
-  return { extras: extrasOf(db, names), environments: environmentsOf(db, names) };
+  return { extras: extrasOf(db, names), environments: environmentsOf(db, names), openRequests: openRequestsOf(db, names) };
 }
+
+/** The names of the two prepared statements. */
+const FEATURE_SEARCH_PREPARED = {
+  extras: "vexil_feature_search_extras",
+  environments: "vexil_feature_search_environments",
+} as const;
+
+// Their text does not change with the page (the names are one array parameter): each connection
+// plans them once its plan cache settles on a generic plan (docs/search.md#prepared-page-statements).
+const extrasStatement = preparedQuery(FEATURE_SEARCH_PREPARED.extras, (db, p: { names: string[] }) => extrasOf(db, p.names));
+const environmentsStatement = preparedQuery(FEATURE_SEARCH_PREPARED.environments, (db, p: { names: string[] }) =>
+  environmentsOf(db, p.names),
+);
 
 /** The page's names as one array parameter (docs/search.md#indexes). */
 const pageNames = (names: string[]) => sql<string>`any(${names}::text[])`;
@@ -157,7 +186,7 @@ function extrasOf(db: Kysely<Database>, names: string[]) {
           .whereRef("l.feature_name", "=", "features.name")
           .orderBy("l.entered_at", "desc")
           .orderBy(sql`array_position(${STAGE_ORDER}, l.stage)`, "desc")
-          .limit(1),
+          .limit(sql.lit(1)),
       ).as("lifecycle"),
       jsonObjectFrom(eb.selectFrom("users as u").select(["u.id", "u.name", "u.username", "u.email"]).where("u.id", "=", creatorId(eb))).as(
         "creator",
@@ -165,23 +194,21 @@ function extrasOf(db: Kysely<Database>, names: string[]) {
       eb
         .selectFrom("events as e")
         .select("e.created_by")
-        .where("e.type", "=", "feature-created")
+        .where("e.type", "=", sql.lit("feature-created"))
         .whereRef("e.feature_name", "=", "features.name")
         .orderBy("e.id", "desc")
-        .limit(1)
+        .limit(sql.lit(1))
         .as("created_by"),
     ]);
 }
 
 /**
  * Per feature, each environment enabled in its project, in Unleash's order (sort order, then
- * name). Strategies, the last hour's SDK counts and open change requests are each aggregated once
- * over the page's names and joined, rather than asked per row: a correlated sub-select is planned
- * for any name, and over a table where a few flags hold most rows (change requests) that plan
- * reads far more than the page needs (docs/search.md#indexes).
+ * name). Strategies and the last hour's SDK counts are each aggregated once over the page's names
+ * and joined, rather than asked per row (docs/search.md#indexes); open change requests are read
+ * apart, by openRequestsOf.
  */
 function environmentsOf(db: Kysely<Database>, names: string[]) {
-  const closed = ["Applied", "Cancelled", "Rejected"];
   return db
     .with("strategies", (qb) =>
       qb
@@ -201,20 +228,6 @@ function environmentsOf(db: Kysely<Database>, names: string[]) {
         .groupBy(["m.feature_name", "m.environment"])
         .select(["m.feature_name", "m.environment", sql<string>`sum(m.yes)`.as("yes"), sql<string>`sum(m.no)`.as("no")]),
     )
-    .with("open_requests", (qb) =>
-      qb
-        .selectFrom("change_request_changes as c")
-        .innerJoin("change_requests as cr", "cr.id", "c.change_request_id")
-        .where("c.feature_name", "=", pageNames(names))
-        .where("cr.state", "not in", closed)
-        .groupBy(["c.feature_name", "cr.environment_name", "cr.project_id"])
-        .select([
-          "c.feature_name",
-          "cr.environment_name",
-          "cr.project_id",
-          sql<number[]>`json_agg(distinct cr.id order by cr.id)`.as("ids"),
-        ]),
-    )
     .selectFrom("features as f")
     .innerJoin("project_environments as pe", "pe.project_id", "f.project_id")
     .innerJoin("environments as e", "e.name", "pe.environment_name")
@@ -223,9 +236,6 @@ function environmentsOf(db: Kysely<Database>, names: string[]) {
     )
     .leftJoin("strategies as st", (join) => join.onRef("st.feature_name", "=", "f.name").onRef("st.environment_name", "=", "e.name"))
     .leftJoin("counts as n", (join) => join.onRef("n.feature_name", "=", "f.name").onRef("n.environment", "=", "e.name"))
-    .leftJoin("open_requests as o", (join) =>
-      join.onRef("o.feature_name", "=", "f.name").onRef("o.environment_name", "=", "e.name").onRef("o.project_id", "=", "f.project_id"),
-    )
     .where("f.name", "=", pageNames(names))
     .select([
       "f.name as feature_name",
@@ -239,9 +249,23 @@ function environmentsOf(db: Kysely<Database>, names: string[]) {
       sql<boolean>`coalesce(st.any_enabled, false)`.as("has_enabled_strategies"),
       sql<string>`coalesce(n.yes, 0)`.as("yes"),
       sql<string>`coalesce(n.no, 0)`.as("no"),
-      sql<number[]>`coalesce(o.ids, '[]')`.as("change_request_ids"),
     ])
     .orderBy("f.name")
     .orderBy("e.sort_order")
     .orderBy("e.name");
+}
+
+/**
+ * Per feature and environment, the open change requests (not Applied, Cancelled or Rejected) that
+ * change it. Not prepared: a generic plan cannot know that most names hold no change while a few
+ * hold thousands, and would read both tables whole (docs/search.md#open-change-requests).
+ */
+function openRequestsOf(db: Kysely<Database>, names: string[]) {
+  return db
+    .selectFrom("change_request_changes as c")
+    .innerJoin("change_requests as cr", "cr.id", "c.change_request_id")
+    .where("c.feature_name", "=", pageNames(names))
+    .where("cr.state", "not in", ["Applied", "Cancelled", "Rejected"])
+    .groupBy(["c.feature_name", "cr.environment_name", "cr.project_id"])
+    .select(["c.feature_name", "cr.environment_name", "cr.project_id", sql<number[]>`json_agg(distinct cr.id order by cr.id)`.as("ids")]);
 }
