@@ -27,7 +27,7 @@ const latestStage = (eb: FeaturesEb) =>
     .whereRef("l.feature_name", "=", "features.name")
     .orderBy("l.entered_at", "desc")
     .orderBy(sql`array_position(${STAGE_ORDER}, l.stage)`, "desc")
-    .limit(sql.lit(1))
+    .limit(1)
     .$asScalar();
 
 /** Who created the flag: the user of its latest feature-created event (docs/search.md#created-by). */

@@ -138,16 +138,10 @@ export function featureSearchResultStatements(db: Kysely<Database>, names: strin
   return { extras: extrasOf(db, names), environments: environmentsOf(db, names), openRequests: openRequestsOf(db, names) };
 }
 
-/** The names of the two prepared statements. */
-const FEATURE_SEARCH_PREPARED = {
-  extras: "vexil_feature_search_extras",
-  environments: "vexil_feature_search_environments",
-} as const;
-
 // Their text does not change with the page (the names are one array parameter): each connection
 // plans them once its plan cache settles on a generic plan (docs/search.md#prepared-page-statements).
-const extrasStatement = preparedQuery(FEATURE_SEARCH_PREPARED.extras, (db, p: { names: string[] }) => extrasOf(db, p.names));
-const environmentsStatement = preparedQuery(FEATURE_SEARCH_PREPARED.environments, (db, p: { names: string[] }) =>
+const extrasStatement = preparedQuery("vexil_feature_search_extras", (db, p: { names: string[] }) => extrasOf(db, p.names));
+const environmentsStatement = preparedQuery("vexil_feature_search_environments", (db, p: { names: string[] }) =>
   environmentsOf(db, p.names),
 );
 
