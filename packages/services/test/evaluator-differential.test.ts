@@ -21,6 +21,7 @@ function answers(evaluator: FrontendEvaluator, context: FrontendContext, draw: n
   try {
     return {
       list: evaluator.evaluate(context),
+      body: evaluator.evaluateJson(context),
       every: evaluator.evaluateEvery(context),
       one: evaluator.evaluateFlag(name, context) ?? null,
     };

@@ -197,8 +197,17 @@ function frontendReport({ row, sdkSetsPerS, polls }: FrontendResult): string[] {
   const peerCheck = row.peer
     ? [check(`GET frontend API at ${row.features} flags vs Unleash 8.2 >= 5x`, `${peerRatio.toFixed(2)}x`, peerRatio >= 5)]
     : [];
+  const cpu = row.server.cpuUsPerRequest;
+  const cpuPeer = row.peer?.cpuUsPerRequest;
+  const cpuLine =
+    cpu === undefined
+      ? []
+      : [
+          `        CPU per answer (median of rounds): server ${cpu.toFixed(0)} µs${cpuPeer === undefined ? "" : `, Unleash ${cpuPeer.toFixed(0)} µs; Unleash's over the server's ${(cpuPeer / cpu).toFixed(2)}x`}`,
+        ];
   return [
     ...peerCheck,
+    ...cpuLine,
     `frontend API: ${rps.toFixed(0)} evaluations of the ${row.features}-flag set/s; (c) the SDK (unleash-client) in one process: ${sdkSetsPerS.toFixed(0)}/s = ${(rps / sdkSetsPerS).toFixed(2)}x of (c)`,
     check(`GET frontend API at ${row.features} flags vs baseline (a) >= 0.5x`, `${ratio.toFixed(2)}x`, ratio >= 0.5),
     ...pollChecks,

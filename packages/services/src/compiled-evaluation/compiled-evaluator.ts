@@ -11,6 +11,8 @@ interface Outcome {
   readonly variantName: string;
   /** What `evaluate` lists for it; only when `on`. */
   readonly toggle: FrontendToggle | undefined;
+  /** The toggle as JSON.stringify writes it, for `evaluateJson`; only when `on`. */
+  readonly toggleJson: string | undefined;
   readonly evaluation: FlagEvaluation;
 }
 
@@ -41,17 +43,19 @@ function outcomesOf(feature: ClientFeature) {
   const hasStrategies = strategies.length > 0;
   const outcome = (switchedOn: boolean, on: boolean, name: string, enabled: boolean, payload: Payload): Outcome => {
     const shown = payload ? { payload: Object.freeze({ type: payload.type, value: payload.value }) } : {};
+    const toggle = on
+      ? {
+          name: feature.name,
+          enabled: true as const,
+          variant: { name, enabled, ...shown, feature_enabled: true },
+          impressionData: feature.impressionData === true,
+        }
+      : undefined;
     return deepFreeze({
       on,
       variantName: name,
-      toggle: on
-        ? {
-            name: feature.name,
-            enabled: true,
-            variant: { name, enabled, ...shown, feature_enabled: true },
-            impressionData: feature.impressionData === true,
-          }
-        : undefined,
+      toggle,
+      toggleJson: toggle && JSON.stringify(toggle),
       evaluation: {
         name: feature.name,
         switchedOn,
@@ -178,6 +182,16 @@ export function createCompiledEvaluator(set: ClientFeatureSet, evaluated: () => 
         if (outcome.toggle) on.push(outcome.toggle);
       }
       return on;
+    },
+    evaluateJson(context) {
+      evaluated();
+      // Each toggle's text was written once with its outcome: the answer only joins them.
+      const parts: string[] = [];
+      for (const flag of candidates) {
+        const json = flag.decide(context).toggleJson;
+        if (json !== undefined) parts.push(json);
+      }
+      return `{"toggles":[${parts.join(",")}]}`;
     },
     evaluateFlag(name, context) {
       evaluated();

@@ -54,6 +54,11 @@ export interface FlagEvaluation {
 export interface FrontendEvaluator {
   /** The flags that are on for this context, by name, with the variant each gives it. */
   evaluate(context: FrontendContext): FrontendToggle[];
+  /**
+   * The frontend API's answer for this context, `{"toggles": [...]}` with the toggles of `evaluate`,
+   * as JSON.stringify writes it (docs/evaluation.md#the-answer-as-text).
+   */
+  evaluateJson(context: FrontendContext): string;
   /** One flag for this context, on or off; undefined when the scope has no such flag. */
   evaluateFlag(name: string, context: FrontendContext): FlagEvaluation | undefined;
   /** Every flag of the scope for this context, on or off, in the order they are served. */
@@ -118,29 +123,37 @@ export function createFrontendEvaluator(set: ClientFeatureSet, evaluated: () => 
     };
   };
 
+  const evaluate = (context: FrontendContext): FrontendToggle[] => {
+    const ctx = sdkContext(context);
+    const on: FrontendToggle[] = [];
+    for (const feature of candidates) {
+      // One evaluation gives both the switch and the variant, so they cannot disagree under
+      // random stickiness; forceGetVariant is getVariant without impression events (as Unleash's proxy).
+      const variant = client.forceGetVariant(feature.name, ctx);
+      if (!variant.feature_enabled) continue;
+      on.push({
+        name: feature.name,
+        enabled: true,
+        variant: {
+          name: variant.name,
+          enabled: variant.enabled,
+          ...(variant.payload ? { payload: { type: variant.payload.type, value: variant.payload.value } } : {}),
+          feature_enabled: true,
+        },
+        impressionData: feature.impressionData === true,
+      });
+    }
+    return on;
+  };
+
   return {
     evaluate(context) {
       evaluated();
-      const ctx = sdkContext(context);
-      const on: FrontendToggle[] = [];
-      for (const feature of candidates) {
-        // One evaluation gives both the switch and the variant, so they cannot disagree under
-        // random stickiness; forceGetVariant is getVariant without impression events (as Unleash's proxy).
-        const variant = client.forceGetVariant(feature.name, ctx);
-        if (!variant.feature_enabled) continue;
-        on.push({
-          name: feature.name,
-          enabled: true,
-          variant: {
-            name: variant.name,
-            enabled: variant.enabled,
-            ...(variant.payload ? { payload: { type: variant.payload.type, value: variant.payload.value } } : {}),
-            feature_enabled: true,
-          },
-          impressionData: feature.impressionData === true,
-        });
-      }
-      return on;
+      return evaluate(context);
+    },
+    evaluateJson(context) {
+      evaluated();
+      return JSON.stringify({ toggles: evaluate(context) });
     },
     evaluateFlag(name, context) {
       evaluated();
