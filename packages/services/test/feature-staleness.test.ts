@@ -301,6 +301,20 @@ test("projectHealthReport counts the flags that are not archived, as Unleash doe
   await rejects(projectHealthReport(db, "ghost"), NotFoundError);
 });
 
+test("a pass that marks many flags leaves no pending list in the search indexes (searches read it whole)", async () => {
+  await write((trx) => createProject(trx, null, { id: "bulk", name: "Bulk" }));
+  await sql`insert into features (name, project_id, type, created_at)
+            select 'bulk-' || g, 'bulk', 'release', now() - interval '100 days' from generate_series(1, 150) g`.execute(db);
+  const changes = await markPotentiallyStaleFlags(db);
+  assert.is(changes.on.filter((name) => name.startsWith("bulk-")).length, 150);
+  for (const index of ["features_name_trgm_idx", "features_description_trgm_idx"]) {
+    // What is still pending, moved now: nothing, when the pass flushed it.
+    const { rows } = await sql<{ present: boolean; moved: string | null }>`
+      select to_regclass(${index}) is not null as present, gin_clean_pending_list(to_regclass(${index}))::text as moved`.execute(db);
+    assert.equal(rows[0], { present: true, moved: "0" }, index);
+  }
+});
+
 test.after(async () => {
   await testDb.close();
 });

@@ -1,10 +1,13 @@
 import type { Database } from "@vexil/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { appendEvent } from "../events/append-event.ts";
+import { flushSearchPendingLists } from "../feature-search/pending-lists.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 
 // Any constant that no other part of Vexil uses as an advisory lock key.
 const POTENTIALLY_STALE_LOCK_KEY = 7_401_341;
+/** Flags changed in one pass from which the search indexes' pending lists are flushed after it (docs/search.md#pending-list). */
+const FLUSH_SEARCH_AT = 100;
 
 /** Flags whose potentially-stale mark changed in one pass. */
 export interface PotentiallyStaleChanges {
@@ -53,7 +56,12 @@ export async function reassessPotentiallyStale(
   return { on: on.map((f) => f.name), off: changed.filter((f) => !f.potentially_stale).map((f) => f.name) };
 }
 
-/** Housekeeping's pass over every flag, in a transaction of its own. */
-export function markPotentiallyStaleFlags(db: Kysely<Database>): Promise<PotentiallyStaleChanges> {
-  return inTransaction(db, (trx) => reassessPotentiallyStale(trx));
+/**
+ * Housekeeping's pass over every flag, in a transaction of its own; after a pass that changed
+ * many flags, the search indexes' pending lists are flushed (docs/search.md#pending-list).
+ */
+export async function markPotentiallyStaleFlags(db: Kysely<Database>): Promise<PotentiallyStaleChanges> {
+  const changes = await inTransaction(db, (trx) => reassessPotentiallyStale(trx));
+  if (changes.on.length + changes.off.length >= FLUSH_SEARCH_AT) await flushSearchPendingLists(db);
+  return changes;
 }
