@@ -9,6 +9,7 @@ export type { CredentialLookup } from "./credential-cache.ts";
 export { preparedQuery } from "./prepared-query.ts";
 export { batchedLookUp } from "./batched-look-up.ts";
 export { textRows } from "./text-rows.ts";
+export { flushSearchPendingLists } from "./flush-search-pending-lists.ts";
 export { exportDatabase } from "./transfer/export-database.ts";
 export { importDatabase } from "./transfer/import-database.ts";
 export { readDocument, type TransferDocument } from "./transfer/transfer-document.ts";

@@ -315,6 +315,39 @@ test("a pass that marks many flags leaves no pending list in the search indexes 
   }
 });
 
+test("a flush the database refuses leaves the pass committed and says why", async () => {
+  await sql`insert into features (name, project_id, type, created_at)
+            select 'unowned-' || g, 'bulk', 'release', now() - interval '100 days' from generate_series(1, 120) g`.execute(db);
+  const role = `vexil_not_owner_${process.pid}`;
+  await sql`create role ${sql.id(role)}`.execute(db);
+  await sql`grant all on all tables in schema public to ${sql.id(role)}`.execute(db);
+  await sql`grant all on all sequences in schema public to ${sql.id(role)}`.execute(db);
+  try {
+    // One connection, as a role that may write the flags but does not own their indexes.
+    const changes = await db.connection().execute(async (conn) => {
+      await sql`set role ${sql.id(role)}`.execute(conn);
+      try {
+        return await markPotentiallyStaleFlags(conn);
+      } finally {
+        await sql`reset role`.execute(conn);
+      }
+    });
+    assert.is(changes.on.filter((name) => name.startsWith("unowned-")).length, 120);
+    assert.match(changes.flushFailed ?? "", /must be owner/);
+    const marked = await db
+      .selectFrom("features")
+      .select("name")
+      .where("name", "like", "unowned-%")
+      .where("potentially_stale", "=", true)
+      .execute();
+    assert.is(marked.length, 120);
+  } finally {
+    await sql`revoke all on all tables in schema public from ${sql.id(role)}`.execute(db);
+    await sql`revoke all on all sequences in schema public from ${sql.id(role)}`.execute(db);
+    await sql`drop role ${sql.id(role)}`.execute(db);
+  }
+});
+
 test.after(async () => {
   await testDb.close();
 });

@@ -1,7 +1,6 @@
-import type { Database } from "@vexil/db";
+import { type Database, flushSearchPendingLists } from "@vexil/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { appendEvent } from "../events/append-event.ts";
-import { flushSearchPendingLists } from "../feature-search/pending-lists.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 
 // Any constant that no other part of Vexil uses as an advisory lock key.
@@ -15,6 +14,11 @@ export interface PotentiallyStaleChanges {
   on: string[];
   /** No longer (their type's lifetime was raised or removed): no event, as in Unleash. */
   off: string[];
+  /**
+   * Why the search indexes' pending lists could not be flushed after a pass that changed many
+   * flags (the pass itself is committed; the lists then wait for VACUUM, as before).
+   */
+  flushFailed?: string;
 }
 
 /**
@@ -62,6 +66,12 @@ export async function reassessPotentiallyStale(
  */
 export async function markPotentiallyStaleFlags(db: Kysely<Database>): Promise<PotentiallyStaleChanges> {
   const changes = await inTransaction(db, (trx) => reassessPotentiallyStale(trx));
-  if (changes.on.length + changes.off.length >= FLUSH_SEARCH_AT) await flushSearchPendingLists(db);
-  return changes;
+  if (changes.on.length + changes.off.length < FLUSH_SEARCH_AT) return changes;
+  try {
+    await flushSearchPendingLists(db);
+    return changes;
+  } catch (error) {
+    // Postgres allows the flush to the indexes' owner only; a committed pass is not undone by it.
+    return { ...changes, flushFailed: error instanceof Error ? error.message : String(error) };
+  }
 }
