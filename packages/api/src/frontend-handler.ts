@@ -18,7 +18,7 @@ async function sendToggles(req: IncomingMessage, res: ServerResponse, ctx: Prote
   const snapshot = await ctx.deps.servedFeatures.frontend(scope);
   const context = withCallerAddress(ctx, given);
   const etag = pollEtag(snapshot.dependencies, context, pollAbout("frontend", scope));
-  answerPoll(req, res, etag, () => Buffer.from(snapshot.evaluator().evaluateJson(context)));
+  answerPoll(req, res, etag, () => snapshot.evaluator().evaluateBody(context));
 }
 
 // The browsers' polls of this process (contexts are a function of the query and the address alone).
@@ -50,7 +50,7 @@ export const handleFrontendQuery: RawHandler = async (req, res, ctx) => {
     etag = pollEtag(dependencies, context, pollAbout("frontend", scope));
     polls.set(key, { context, dependencies, environment: scope.environment, projects: scope.projects, etag });
   }
-  answerPoll(req, res, etag, () => Buffer.from(snapshot.evaluator().evaluateJson(context)));
+  answerPoll(req, res, etag, () => snapshot.evaluator().evaluateBody(context));
 };
 
 /** `POST /api/frontend` (docs/sdk-protocols.md#frontend-api) over REST: the context is the body's `{context}`. */

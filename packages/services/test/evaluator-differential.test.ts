@@ -5,6 +5,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { ClientFeatureSet } from "../src/client-features/client-feature.ts";
 import { createCompiledEvaluator } from "../src/compiled-evaluation/compiled-evaluator.ts";
+import { compileStrategy } from "../src/compiled-evaluation/compiled-strategy.ts";
 import { type FrontendContext, frontendContextSchema } from "../src/frontend-evaluation/frontend-context.ts";
 import { createFrontendEvaluator, type FrontendEvaluator } from "../src/frontend-evaluation/frontend-evaluator.ts";
 import { generatedContext, generatedSet, seeded } from "./support/generated-flags.ts";
@@ -22,6 +23,7 @@ function answers(evaluator: FrontendEvaluator, context: FrontendContext, draw: n
     return {
       list: evaluator.evaluate(context),
       body: evaluator.evaluateJson(context),
+      bytes: evaluator.evaluateBody(context).toString("base64"),
       every: evaluator.evaluateEvery(context),
       one: evaluator.evaluateFlag(name, context) ?? null,
     };
@@ -109,6 +111,60 @@ test("100,000 generated (flag, context) pairs: the same answers, draws pinned", 
   }
   // Enough of them on for the comparison to mean something, and enough off.
   assert.ok(on > pairs / 10 && on < (pairs * 9) / 10, `${on} of ${pairs} on`);
+});
+
+test("the generated flags take the flat loop and the closures both (docs/evaluation.md#the-flat-loop)", () => {
+  const r = seeded(25);
+  let planned = 0;
+  let strategies = 0;
+  let dataSteps = 0;
+  let steps = 0;
+  for (let round = 0; round < 50; round++) {
+    const set = generatedSet(r, 40);
+    const segments = new Map(set.segments.map((s) => [s.id, s]));
+    for (const feature of set.features)
+      for (const s of feature.strategies) {
+        const compiled = compileStrategy(s, segments);
+        strategies++;
+        if (!compiled?.plan) continue;
+        planned++;
+        steps += compiled.plan.steps.length;
+        dataSteps += compiled.plan.steps.filter((step) => step.check === undefined).length;
+      }
+  }
+  // Both paths are compared above only if the generated strategies take both.
+  assert.ok(planned > strategies / 10 && planned < (strategies * 9) / 10, `${planned} of ${strategies} strategies laid out as data`);
+  assert.ok(dataSteps > steps / 20 && dataSteps < steps, `${dataSteps} of ${steps} constraints as data`);
+});
+
+test("an answer with text beyond ASCII: the same bytes, UTF-8, from both evaluators", () => {
+  const feature = (name: string, payload: string) => ({
+    name,
+    type: "release",
+    description: null,
+    project: "default",
+    enabled: true,
+    stale: false,
+    impressionData: false,
+    strategies: [{ id: name, name: "default", sortOrder: 0, constraints: [], parameters: {}, variants: [], segments: [] }],
+    variants: [
+      {
+        name: "v",
+        weight: 1000,
+        weightType: "variable" as const,
+        stickiness: "default",
+        payload: { type: "string", value: payload },
+        overrides: [],
+      },
+    ],
+  });
+  for (const features of [[feature("plain", "ascii only")], [feature("plain", "ascii only"), feature("café", "thé ☕ \u{1f600}")]]) {
+    const set = { environment: "development", features, segments: [], revisionId: 1 } as ClientFeatureSet;
+    const context = { userId: "u1" };
+    const expected = Buffer.from(JSON.stringify({ toggles: createFrontendEvaluator(set).evaluate(context) }), "utf8");
+    assert.equal(createFrontendEvaluator(set).evaluateBody(context).toString("hex"), expected.toString("hex"));
+    assert.equal(createCompiledEvaluator(set).evaluateBody(context).toString("hex"), expected.toString("hex"));
+  }
 });
 
 test("random draws with the real Math.random: the same spread for the random rollouts and random variants", () => {

@@ -3,7 +3,8 @@ import { Address4, Address6 } from "ip-address";
 import { RE2JS } from "re2js";
 import type { FrontendContext } from "../frontend-evaluation/frontend-context.ts";
 import type { Constraint } from "../strategies/constraint.ts";
-import { contextReader } from "./context-reader.ts";
+import { contextRead, contextReader } from "./context-reader.ts";
+import { ConstraintStep } from "./flat-flag.ts";
 
 /** Whether a context passes one compiled check. */
 export type Check = (context: FrontendContext) => boolean;
@@ -215,4 +216,18 @@ export function compileConstraint(c: Constraint | undefined | null): Check {
   const check = operatorCheck(c);
   if (!check) return NEVER;
   return c.inverted ? (ctx) => !check(ctx) : check;
+}
+
+/** The constraint for the flat loop (docs/evaluation.md#the-flat-loop): an IN or NOT_IN as data, any other as its check. */
+export function constraintStep(c: Constraint | undefined | null): ConstraintStep {
+  const read = c && (c.operator === "IN" || c.operator === "NOT_IN") ? contextRead(c.contextName) : undefined;
+  if (!c || !read) return new ConstraintStep(compileConstraint(c), undefined, undefined, false);
+  let values: string[];
+  try {
+    values = cleanValues(c.values);
+  } catch {
+    return new ConstraintStep(compileConstraint(c), undefined, undefined, false);
+  }
+  // IN holds when the value is listed, NOT_IN when it is not; inverted, the other way round.
+  return new ConstraintStep(undefined, read, new Set(values), (c.operator === "IN") !== !!c.inverted);
 }

@@ -3,9 +3,10 @@ import { Address4 } from "ip-address";
 import type { Strategy } from "unleash-client/lib/strategy/index.js";
 import type { ClientStrategy } from "../client-features/client-feature.ts";
 import type { Constraint } from "../strategies/constraint.ts";
-import { type Check, compileConstraint, NEVER } from "./compiled-constraint.ts";
+import { type Check, compileConstraint, constraintStep, NEVER } from "./compiled-constraint.ts";
 import { type VariantDefinition, type VariantPicker, compileVariants } from "./compiled-variants.ts";
-import { contextReader } from "./context-reader.ts";
+import { contextRead, contextReader } from "./context-reader.ts";
+import { BY_DEFAULT, BY_READ, type ConstraintStep, StrategyPlan } from "./flat-flag.ts";
 import { hashAfter, hashPrefix, STRATEGY_SEED } from "./murmur-hash.ts";
 
 const { defaultStrategies } = createRequire(import.meta.url)("unleash-client/lib/strategy/index.js") as { defaultStrategies: Strategy[] };
@@ -18,6 +19,8 @@ export interface CompiledStrategy {
   readonly holds: Check;
   /** The strategy's variants as served, and the picker over them; absent when it has none. */
   readonly variants?: { readonly definitions: readonly VariantDefinition[]; readonly pick: VariantPicker };
+  /** The same strategy as data for the flat loop (docs/evaluation.md#the-flat-loop), when it is one the loop knows. */
+  readonly plan?: StrategyPlan;
 }
 
 type Parameters = Record<string, unknown>;
@@ -95,6 +98,26 @@ function remoteAddress(p: Parameters): Check {
   };
 }
 
+const NO_STEPS: readonly ConstraintStep[] = [];
+/** The prefix of a plan without a rollout, which nothing hashes. */
+const NO_PREFIX = hashPrefix("", STRATEGY_SEED);
+
+/**
+ * The test of a default strategy or a flexible rollout that draws nothing at random by its
+ * parameters, as the flat loop's plan with these constraints; undefined when it is not one of those.
+ */
+function strategyPlan(name: string, p: Parameters, steps: readonly ConstraintStep[]): StrategyPlan | undefined {
+  if (name === "default") return new StrategyPlan(steps, false, BY_DEFAULT, undefined, NO_PREFIX, 100);
+  if (name !== "flexibleRollout") return undefined;
+  const percentage = Number(p.rollout);
+  const stickiness = p.stickiness || "default";
+  if (!(percentage > 0) || stickiness === "random") return undefined;
+  const prefix = hashPrefix(`${p.groupId || ""}:`, STRATEGY_SEED);
+  if (stickiness === "default") return new StrategyPlan(steps, percentage < 100, BY_DEFAULT, undefined, prefix, percentage);
+  const read = contextRead(String(stickiness));
+  return read && new StrategyPlan(steps, true, BY_READ, read, prefix, percentage);
+}
+
 /** The strategy's own test, without its constraints; undefined for a strategy the SDK does not know. */
 function strategyTest(name: string, p: Parameters): Check | undefined {
   switch (name) {
@@ -162,7 +185,10 @@ export function compileStrategy(
             return true;
           };
   const definitions = s.variants as VariantDefinition[] | undefined;
-  if (!Array.isArray(definitions) || definitions.length === 0) return { holds };
+  if (!Array.isArray(definitions) || definitions.length === 0) {
+    const plan = strategyPlan(s.name, p, constraints.length === 0 ? NO_STEPS : constraints.map(constraintStep));
+    return plan === undefined ? { holds } : { holds, plan };
+  }
   const stickiness = definitions[0]?.stickiness || p.stickiness;
-  return { holds, variants: { definitions, pick: compileVariants(p.groupId, stickiness, definitions) } };
+  return { holds, variants: { definitions, pick: compileVariants(p.groupId, stickiness, definitions).pick } };
 }

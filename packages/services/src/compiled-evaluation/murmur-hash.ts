@@ -65,17 +65,22 @@ function rememberId(id: string): void {
 
 /** The unsigned 32-bit hash of the prefix's key followed by `id`. */
 export function hashAfter(prefix: HashPrefix, id: string): number {
+  return hashWith(prefix.state, prefix.restLength, prefix.restWord, prefix.length, id);
+}
+
+/** hashAfter with the prefix's four numbers given one by one (as the flat loop keeps them, inline in its plans). */
+export function hashWith(state: number, restLength: number, restWord: number, length: number, id: string): number {
   if (id !== lastId) rememberId(id);
-  const words = idWords[prefix.restLength] as Int32Array;
-  const n = prefix.restLength + id.length;
+  const words = idWords[restLength] as Int32Array;
+  const n = restLength + id.length;
   const blocks = n >>> 2;
-  let h = prefix.state;
+  let h = state;
   if (blocks > 0) {
-    h = mixBlock(h, (words[0] as number) | prefix.restWord);
+    h = mixBlock(h, (words[0] as number) | restWord);
     for (let j = 1; j < blocks; j++) h = mixBlock(h, words[j] as number);
   }
-  if ((n & 3) !== 0) h ^= mixK(blocks === 0 ? (words[0] as number) | prefix.restWord : (words[blocks] as number));
-  h ^= prefix.length + id.length;
+  if ((n & 3) !== 0) h ^= mixK(blocks === 0 ? (words[0] as number) | restWord : (words[blocks] as number));
+  h ^= length + id.length;
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;

@@ -59,6 +59,8 @@ export interface FrontendEvaluator {
    * as JSON.stringify writes it (docs/evaluation.md#the-answer-as-text).
    */
   evaluateJson(context: FrontendContext): string;
+  /** The same answer as the bytes sent: `evaluateJson`'s text in UTF-8 (docs/evaluation.md#the-answer-as-text). */
+  evaluateBody(context: FrontendContext): Buffer;
   /** One flag for this context, on or off; undefined when the scope has no such flag. */
   evaluateFlag(name: string, context: FrontendContext): FlagEvaluation | undefined;
   /** Every flag of the scope for this context, on or off, in the order they are served. */
@@ -146,15 +148,18 @@ export function createFrontendEvaluator(set: ClientFeatureSet, evaluated: () => 
     return on;
   };
 
+  const answer = (context: FrontendContext) => {
+    evaluated();
+    return JSON.stringify({ toggles: evaluate(context) });
+  };
+
   return {
     evaluate(context) {
       evaluated();
       return evaluate(context);
     },
-    evaluateJson(context) {
-      evaluated();
-      return JSON.stringify({ toggles: evaluate(context) });
-    },
+    evaluateJson: answer,
+    evaluateBody: (context) => Buffer.from(answer(context)),
     evaluateFlag(name, context) {
       evaluated();
       const feature = toggles.get(name);
