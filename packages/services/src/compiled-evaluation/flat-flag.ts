@@ -104,10 +104,10 @@ function strategyHolds(s: StrategyPlan, ctx: FrontendContext): number {
     // Default stickiness: the userId, else the sessionId, else a random draw.
     const id = ctx.userId || ctx.sessionId;
     if (!id) return DRAWS;
-    return (hashWith(s.state, s.restLength, s.restWord, s.length, id) % 100) + 1 <= s.percentage ? HELD : NOT_HELD;
+    return ((hashWith(s.state, s.restLength, s.restWord, s.length, id) >>> 0) % 100) + 1 <= s.percentage ? HELD : NOT_HELD;
   }
   const id = readContext(s.read as ContextRead, ctx);
-  return id && (hashWith(s.state, s.restLength, s.restWord, s.length, id) % 100) + 1 <= s.percentage ? HELD : NOT_HELD;
+  return id && ((hashWith(s.state, s.restLength, s.restWord, s.length, id) >>> 0) % 100) + 1 <= s.percentage ? HELD : NOT_HELD;
 }
 
 /** The flag's answer for the context: what its `decide` answers, from its plan when it has one. */
@@ -125,7 +125,7 @@ export function decideFlat<O>(f: FlatFlag<O>, ctx: FrontendContext): O {
   const seed = v.by === BY_DEFAULT ? ctx.userId || ctx.sessionId || ctx.remoteAddress : readContext(v.read as ContextRead, ctx);
   // Without a seed the SDK draws one at random.
   if (!seed) return f.decide(ctx);
-  const target = (hashWith(v.state, v.restLength, v.restWord, v.length, seed) % v.totalWeight) + 1;
+  const target = ((hashWith(v.state, v.restLength, v.restWord, v.length, seed) >>> 0) % v.totalWeight) + 1;
   const weights = v.weights;
   let counter = 0;
   for (let i = 0; i < weights.length; i++) {

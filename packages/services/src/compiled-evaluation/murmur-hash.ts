@@ -65,10 +65,14 @@ function rememberId(id: string): void {
 
 /** The unsigned 32-bit hash of the prefix's key followed by `id`. */
 export function hashAfter(prefix: HashPrefix, id: string): number {
-  return hashWith(prefix.state, prefix.restLength, prefix.restWord, prefix.length, id);
+  return hashWith(prefix.state, prefix.restLength, prefix.restWord, prefix.length, id) >>> 0;
 }
 
-/** hashAfter with the prefix's four numbers given one by one (as the flat loop keeps them, inline in its plans). */
+/**
+ * The same hash as a signed 32-bit number (`>>> 0` makes it hashAfter's), from the prefix's four
+ * numbers given one by one (as the flat loop keeps them, inline in its plans). Signed, it is
+ * returned as a small integer: an unsigned hash over 2^31 would be a new heap number at every call.
+ */
 export function hashWith(state: number, restLength: number, restWord: number, length: number, id: string): number {
   if (id !== lastId) rememberId(id);
   const words = idWords[restLength] as Int32Array;
@@ -83,5 +87,5 @@ export function hashWith(state: number, restLength: number, restWord: number, le
   h ^= length + id.length;
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
+  return h ^ (h >>> 16);
 }
