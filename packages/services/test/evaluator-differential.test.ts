@@ -137,28 +137,43 @@ test("the generated flags take the flat loop and the closures both (docs/evaluat
   assert.ok(dataSteps > steps / 20 && dataSteps < steps, `${dataSteps} of ${steps} constraints as data`);
 });
 
+// Flags written out by hand, as the client API serves them.
+const strategy = (name: string, parameters: Record<string, string>) => ({
+  id: name,
+  name,
+  sortOrder: 0,
+  constraints: [],
+  parameters,
+  variants: [],
+  segments: [],
+});
+const variant = (name: string, weight: number, stickiness = "random", payload?: { type: "string" | "json"; value: string }) => ({
+  name,
+  weight,
+  weightType: "variable" as const,
+  stickiness,
+  ...(payload ? { payload } : {}),
+  overrides: [],
+});
+const feature = (name: string, strategies: ReturnType<typeof strategy>[], variants: ReturnType<typeof variant>[] = []) => ({
+  name,
+  type: "release",
+  description: null,
+  project: "default",
+  enabled: true,
+  stale: false,
+  impressionData: false,
+  strategies,
+  variants,
+});
+
 test("an answer with text beyond ASCII: the same bytes, UTF-8, from both evaluators", () => {
-  const feature = (name: string, payload: string) => ({
-    name,
-    type: "release",
-    description: null,
-    project: "default",
-    enabled: true,
-    stale: false,
-    impressionData: false,
-    strategies: [{ id: name, name: "default", sortOrder: 0, constraints: [], parameters: {}, variants: [], segments: [] }],
-    variants: [
-      {
-        name: "v",
-        weight: 1000,
-        weightType: "variable" as const,
-        stickiness: "default",
-        payload: { type: "string", value: payload },
-        overrides: [],
-      },
-    ],
-  });
-  for (const features of [[feature("plain", "ascii only")], [feature("plain", "ascii only"), feature("café", "thé ☕ \u{1f600}")]]) {
+  const withPayload = (name: string, payload: string) =>
+    feature(name, [strategy("default", {})], [variant("v", 1000, "default", { type: "string", value: payload })]);
+  for (const features of [
+    [withPayload("plain", "ascii only")],
+    [withPayload("plain", "ascii only"), withPayload("café", "thé ☕ \u{1f600}")],
+  ]) {
     const set = { environment: "development", features, segments: [], revisionId: 1 } as ClientFeatureSet;
     const context = { userId: "u1" };
     const expected = Buffer.from(JSON.stringify({ toggles: createFrontendEvaluator(set).evaluate(context) }), "utf8");
@@ -168,33 +183,6 @@ test("an answer with text beyond ASCII: the same bytes, UTF-8, from both evaluat
 });
 
 test("random draws with the real Math.random: the same spread for the random rollouts and random variants", () => {
-  const strategy = (name: string, parameters: Record<string, string>) => ({
-    id: name,
-    name,
-    sortOrder: 0,
-    constraints: [],
-    parameters,
-    variants: [],
-    segments: [],
-  });
-  const variant = (name: string, weight: number) => ({
-    name,
-    weight,
-    weightType: "variable" as const,
-    stickiness: "random",
-    overrides: [],
-  });
-  const feature = (name: string, strategies: ReturnType<typeof strategy>[], variants: ReturnType<typeof variant>[] = []) => ({
-    name,
-    type: "release",
-    description: null,
-    project: "default",
-    enabled: true,
-    stale: false,
-    impressionData: false,
-    strategies,
-    variants,
-  });
   const set: ClientFeatureSet = {
     environment: "development",
     features: [

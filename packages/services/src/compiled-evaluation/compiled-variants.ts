@@ -1,6 +1,6 @@
 import type { FrontendContext } from "../frontend-evaluation/frontend-context.ts";
 import { type ContextReader, contextRead, contextReader } from "./context-reader.ts";
-import { BY_DEFAULT, BY_READ, VariantPlan } from "./flat-flag.ts";
+import { BY_DEFAULT, BY_READ, VariantPlan, weightedIndex } from "./flat-flag.ts";
 import { type HashPrefix, hashAfter, hashPrefix, VARIANT_SEED } from "./murmur-hash.ts";
 
 /** A variant definition as served: a flag's own or a strategy's (weights are numbers, overrides lists of values). */
@@ -68,15 +68,6 @@ function picker(
     for (const o of overrides) {
       for (const { read, values } of o.reads) if (values.has(read(ctx) as string)) return o.index;
     }
-    const target = (hashAfter(prefix, seedOf(ctx)) % totalWeight) + 1;
-    let counter = 0;
-    for (let i = 0; i < weights.length; i++) {
-      const weight = weights[i] as number;
-      if (weight === 0) continue;
-      counter += weight;
-      if (counter < target) continue;
-      return i;
-    }
-    return -1;
+    return weightedIndex(weights, (hashAfter(prefix, seedOf(ctx)) % totalWeight) + 1);
   };
 }

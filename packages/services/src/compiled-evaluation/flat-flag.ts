@@ -27,11 +27,25 @@ export class ConstraintStep {
 export const BY_DEFAULT = 0;
 export const BY_READ = 1;
 
+/** A plan that hashes: its `${groupId}:` prefix's four numbers, inline (see murmur-hash.ts). */
+abstract class HashedPlan {
+  readonly state: number;
+  readonly restLength: number;
+  readonly restWord: number;
+  readonly length: number;
+  constructor(prefix: HashPrefix) {
+    this.state = prefix.state;
+    this.restLength = prefix.restLength;
+    this.restWord = prefix.restWord;
+    this.length = prefix.length;
+  }
+}
+
 /**
  * A strategy without variants as data: its constraints in order, then its rollout, if it has one:
- * the `${groupId}:` hash's four numbers inline, the percentage, and how the id is read.
+ * the hash's prefix, the percentage, and how the id is read.
  */
-export class StrategyPlan {
+export class StrategyPlan extends HashedPlan {
   constructor(
     readonly steps: readonly ConstraintStep[],
     readonly rollout: boolean,
@@ -40,19 +54,12 @@ export class StrategyPlan {
     prefix: HashPrefix,
     readonly percentage: number,
   ) {
-    this.state = prefix.state;
-    this.restLength = prefix.restLength;
-    this.restWord = prefix.restWord;
-    this.length = prefix.length;
+    super(prefix);
   }
-  readonly state: number;
-  readonly restLength: number;
-  readonly restWord: number;
-  readonly length: number;
 }
 
-/** A variant list without overrides as data: the hash's four numbers inline, the weights and their sum, the stickiness. */
-export class VariantPlan {
+/** A variant list without overrides as data: the hash's prefix, the weights and their sum, the stickiness. */
+export class VariantPlan extends HashedPlan {
   constructor(
     prefix: HashPrefix,
     readonly totalWeight: number,
@@ -60,15 +67,21 @@ export class VariantPlan {
     readonly by: number,
     readonly read: ContextRead | undefined,
   ) {
-    this.state = prefix.state;
-    this.restLength = prefix.restLength;
-    this.restWord = prefix.restWord;
-    this.length = prefix.length;
+    super(prefix);
   }
-  readonly state: number;
-  readonly restLength: number;
-  readonly restWord: number;
-  readonly length: number;
+}
+
+/** The SDK's walk over the weights to `target` (1 to their sum): the index of the variant it lands in, or -1. */
+export function weightedIndex(weights: readonly number[], target: number): number {
+  let counter = 0;
+  for (let i = 0; i < weights.length; i++) {
+    const weight = weights[i] as number;
+    if (weight === 0) continue;
+    counter += weight;
+    if (counter < target) continue;
+    return i;
+  }
+  return -1;
 }
 
 /** One flag for the flat loop: its plan, or `flat` false for a flag decided by its closures alone. */
@@ -126,14 +139,6 @@ export function decideFlat<O>(f: FlatFlag<O>, ctx: FrontendContext): O {
   // Without a seed the SDK draws one at random.
   if (!seed) return f.decide(ctx);
   const target = ((hashWith(v.state, v.restLength, v.restWord, v.length, seed) >>> 0) % v.totalWeight) + 1;
-  const weights = v.weights;
-  let counter = 0;
-  for (let i = 0; i < weights.length; i++) {
-    const weight = weights[i] as number;
-    if (weight === 0) continue;
-    counter += weight;
-    if (counter < target) continue;
-    return f.outcomes[i] as O;
-  }
-  return f.plain;
+  const picked = weightedIndex(v.weights, target);
+  return picked >= 0 ? (f.outcomes[picked] as O) : f.plain;
 }
