@@ -24,7 +24,7 @@ export interface ContextRead {
 /** The value at `r` (see contextReader). */
 export function readContext(r: ContextRead, context: FrontendContext): string | undefined {
   if (r.field !== undefined) {
-    const given = r.field === "userId" ? context.userId : context[r.field];
+    const given = context[r.field];
     return given || (r.fallback !== undefined ? r.fallback : asValue(context.properties?.[r.name]));
   }
   const properties = context.properties;
