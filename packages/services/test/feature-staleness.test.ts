@@ -348,6 +348,26 @@ test("a flush the database refuses leaves the pass committed and says why", asyn
   }
 });
 
+test("a pass over more flags than one statement can carry records every event, in name order", async () => {
+  await write((trx) => createProject(trx, null, { id: "many", name: "Many" }));
+  // 9,000 events of eight values each would be 72,000 parameters in one statement: over Postgres's 65,535.
+  await sql`insert into features (name, project_id, type, created_at)
+            select 'many-' || lpad(g::text, 5, '0'), 'many', 'release', now() - interval '100 days' from generate_series(1, 9000) g`.execute(
+    db,
+  );
+  const from = await lastEventId();
+  const changes = await markPotentiallyStaleFlags(db);
+  const expected = Array.from({ length: 9000 }, (_, i) => `many-${String(i + 1).padStart(5, "0")}`);
+  assert.equal(changes.on, expected);
+  const events = await eventsSince(from);
+  assert.equal(
+    events.map((e) => e[1]),
+    expected,
+  );
+  assert.ok(events.every(([type, , by]) => type === "feature-potentially-stale-on" && by === "system"));
+  assert.equal(await markPotentiallyStaleFlags(db), { on: [], off: [] }, "a second pass finds nothing to do");
+});
+
 test.after(async () => {
   await testDb.close();
 });

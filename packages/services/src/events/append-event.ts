@@ -21,18 +21,24 @@ export async function appendEvent(trx: Transaction<Database>, by: Principal | nu
   await appendOne.execute(trx, eventRow(by, event));
 }
 
+/** Events in one statement at most: eight parameters each, far under Postgres's 65,535 a statement. */
+const EVENTS_PER_STATEMENT = 1000;
+
 /**
- * Appends several events in one statement (a bulk write's one per flag), in the order given. The
- * same statement queues a delivery for every enabled integration that listens to each event, so
- * the outbox is written in the event's transaction on every write path (docs/webhooks.md#the-outbox).
+ * Appends several events (a bulk write's one per flag) in the order given, by statements of up to
+ * EVENTS_PER_STATEMENT. The same statements queue a delivery for every enabled integration that
+ * listens to each event, so the outbox is written in the event's transaction on every write path
+ * (docs/webhooks.md#the-outbox).
  */
 export async function appendEvents(trx: Transaction<Database>, by: Principal | null, events: NewEvent[]): Promise<void> {
   if (events.length === 0) return;
   if (events.length === 1) return appendEvent(trx, by, events[0] as NewEvent);
-  await queueDeliveries(
-    trx,
-    events.map((event) => eventRow(by, event)),
-  ).execute();
+  for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
+    await queueDeliveries(
+      trx,
+      events.slice(start, start + EVENTS_PER_STATEMENT).map((event) => eventRow(by, event)),
+    ).execute();
+  }
 }
 
 type EventRow = {
