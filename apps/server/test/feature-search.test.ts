@@ -442,6 +442,12 @@ test("offset and limit page through the flags; total counts them all; 50 by defa
   assert.equal((await page({ limit: "100" })).names.length, 100);
   assert.equal(await page({ offset: "200" }), { names: [], total: 105 }, "past the end: no flags, the total still");
   assert.equal(await page({ limit: "2", offset: "3", query: "sr-page-00" }), { names: ["sr-page-004", "sr-page-005"], total: 9 });
+  // Terms that match few flags list them, and the page counts them (docs/search.md#one-statement-when-listed):
+  // past its end, and with nothing matching, the total is still right.
+  assert.equal(await page({ offset: "9", query: "sr-page-00" }), { names: [], total: 9 }, "past the end of listed matches");
+  assert.equal(await page({ offset: "8", query: "sr-page-00" }), { names: ["sr-page-009"], total: 9 });
+  assert.equal(await page({ query: "sr-page-no-such" }), { names: [], total: 0 });
+  assert.equal(await page({ offset: "5", query: "sr-page-no-such" }), { names: [], total: 0 });
 });
 
 test("bad input is a 400 naming the parameter: unknown operators, sort fields, values, dates, limits; a repeated parameter", async () => {

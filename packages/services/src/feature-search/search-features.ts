@@ -1,5 +1,5 @@
 import type { Database } from "@vexil/db";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { featureSearchConditions, featureSearchOrder, type TermMatches, tagCarriers, termMatches } from "./feature-search-filters.ts";
 import { type FeatureSearchQuery, SEARCH_LIMIT_DEFAULT } from "./feature-search-query.ts";
 import { rarePart, trigramCounts } from "./rare-part.ts";
@@ -11,7 +11,9 @@ const LISTED_MATCHES = 1000;
 /**
  * The two statements over the whole table that a search runs: its page of flags, in the order
  * asked, and how many match in all. Each is answered from indexes (docs/search.md#indexes); the
- * tests EXPLAIN these very statements. Terms are looked up first, once for both.
+ * tests EXPLAIN these very statements. Terms are looked up first, once for both. When the flags
+ * that can match are listed (`bounded`: at most LISTED_MATCHES of them), the page counts them too
+ * and the total is run only past the last page (docs/search.md#one-statement-when-listed).
  */
 export async function featureSearchStatements(db: Kysely<Database>, query: FeatureSearchQuery) {
   const q = query ?? {};
@@ -46,12 +48,15 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
         join.onRef("sort_pe.project_id", "=", "features.project_id").on("sort_pe.environment_name", "=", environment),
       );
   });
+  const bounded = (matches !== undefined && "names" in matches) || tagged !== undefined;
   const page = featureSearchOrder(q)
     .reduce((ordered, order) => ordered.orderBy(order), joined.selectAll("features"))
+    // Every matching row is read to sort them anyway: counting them on the way costs nothing more.
+    .$if(bounded, (qb) => qb.select(sql<string>`count(*) over ()`.as("matching")))
     .limit(q.limit ?? SEARCH_LIMIT_DEFAULT)
     .offset(q.offset ?? 0);
   const total = matching.select((eb) => eb.fn.countAll<string>().as("total"));
-  return { page, total };
+  return { page, total, bounded };
 }
 
 /**
@@ -62,7 +67,14 @@ export async function searchFeatures(
   db: Kysely<Database>,
   query: FeatureSearchQuery,
 ): Promise<{ features: FeatureSearchResult[]; total: number }> {
-  const { page, total } = await featureSearchStatements(db, query);
+  const { page, total, bounded } = await featureSearchStatements(db, query);
+  if (bounded) {
+    const rows = await page.execute();
+    const first = rows[0];
+    // Past the last page no row carries the count: asked apart, as when nothing is listed.
+    const count = first ? Number(first.matching) : (query?.offset ?? 0) === 0 ? 0 : Number((await total.executeTakeFirstOrThrow()).total);
+    return { features: await searchResultsFor(db, rows), total: count };
+  }
   const [rows, count] = await Promise.all([page.execute(), total.executeTakeFirstOrThrow()]);
   return { features: await searchResultsFor(db, rows), total: Number(count.total) };
 }
