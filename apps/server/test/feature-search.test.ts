@@ -510,6 +510,32 @@ test("who may search: any user and an admin token; SDK tokens are refused as on 
   assert.is(trpc.status, 200, JSON.stringify(trpc.json));
 });
 
+/** The generic plan of a statement (made without its parameters' values), as a prepared statement may settle on it. */
+async function genericPlan(compiled: { sql: string; parameters: readonly unknown[] }): Promise<string> {
+  return db.connection().execute(async (c) => {
+    await sql`set plan_cache_mode = force_generic_plan`.execute(c);
+    try {
+      await c.executeQuery(CompiledQuery.raw(`prepare generic_plan as ${compiled.sql}`));
+      // EXECUTE takes no bind parameters: the values as literals.
+      const literal = (v: unknown): string =>
+        Array.isArray(v)
+          ? `array[${v.map(literal).join(", ")}]::text[]`
+          : typeof v === "number" || typeof v === "boolean"
+            ? String(v)
+            : v instanceof Date
+              ? `'${v.toISOString()}'`
+              : `'${String(v).replaceAll("'", "''")}'`;
+      const res = await c.executeQuery<{ "QUERY PLAN": string }>(
+        CompiledQuery.raw(`explain execute generic_plan(${compiled.parameters.map(literal).join(", ")})`),
+      );
+      return res.rows.map((r) => r["QUERY PLAN"]).join("\n");
+    } finally {
+      await c.executeQuery(CompiledQuery.raw("deallocate generic_plan"));
+      await sql`reset plan_cache_mode`.execute(c);
+    }
+  });
+}
+
 /** The plan of a statement, as EXPLAIN prints it. */
 async function plan(compiled: { sql: string; parameters: readonly unknown[] }): Promise<string> {
   const res = await db.executeQuery<{ "QUERY PLAN": string }>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]));
@@ -577,6 +603,7 @@ test("at 100,000 flags the common searches, and what their pages show, are read 
     { project: "IS_ANY_OF:bulk-7,bulk-8" },
     { type: "IS:experiment" },
     { tag: "INCLUDE:simple:bulk-tag-3" },
+    { project: "IS:bulk-4", state: "IS:active", tag: "INCLUDE_ANY_OF:simple:bulk-tag-3,simple:bulk-tag-4", sortBy: "name" },
     { tag: "INCLUDE_ALL_OF:simple:bulk-tag-3,simple:bulk-tag-4" },
     { state: "IS:stale" },
     { state: "IS:potentially-stale" },
@@ -586,9 +613,10 @@ test("at 100,000 flags the common searches, and what their pages show, are read 
     { sortBy: "lastSeenAt" },
     { project: "IS:bulk-7", query: "rolls", sortBy: "name", offset: "50" },
   ];
+  let listed = 0;
   for (const params of searches) {
     const query = featureSearchQuerySchema.parse(params);
-    const { page, total } = await featureSearchStatements(db, query);
+    const { tagLookup, page, total, bounded } = await featureSearchStatements(db, query);
     for (const [what, statement] of [
       ["page", page],
       ["total", total],
@@ -596,7 +624,30 @@ test("at 100,000 flags the common searches, and what their pages show, are read 
       const text = await plan(statement.compile());
       assert.not.match(text, /Seq Scan on features/, `${what} of ${JSON.stringify(params)}:\n${text}`);
     }
+    // The tags' look-up and a page of listed flags run prepared (docs/search.md#prepared-search-statements):
+    // the generic plan a connection may settle on reads indexes as well, asked for the values.
+    if (tagLookup) {
+      const text = await genericPlan(tagLookup.compile());
+      // By the index of tags: feature_tags_pk begins with the flag's name, and is read whole in the plan of an unknown limit.
+      assert.match(
+        text,
+        /(Index|Index Only|Bitmap Index) Scan (using|on) feature_tags_tag_idx/,
+        `tags of ${JSON.stringify(params)}, generic plan:\n${text}`,
+      );
+    }
+    if (bounded) {
+      listed += 1;
+      const text = await genericPlan(page.compile());
+      // By primary key, or nothing when the terms found nothing.
+      assert.match(
+        text,
+        /Index Cond: .*name = ANY \(\$\d+\)|One-Time Filter: false/,
+        `page of ${JSON.stringify(params)}, generic plan:\n${text}`,
+      );
+      assert.not.match(text, /Seq Scan on features/, `page of ${JSON.stringify(params)}, generic plan:\n${text}`);
+    }
   }
+  assert.is(listed, 5, "the searches whose matches are listed: three queries and two of tags");
   // What a page shows besides the flags' columns, read over the page's names: for pages whose flags
   // hold no changes, as the bench's searches find (before the statistics of
   // docs/search.md#open-change-requests, a sequential scan of both change request tables).
@@ -616,27 +667,7 @@ test("at 100,000 flags the common searches, and what their pages show, are read 
   const firstNames = (await firstPage.execute()).map((r) => r.name);
   const prepared = featureSearchResultStatements(db, firstNames);
   for (const what of ["extras", "environments"] as const) {
-    const compiled = prepared[what].compile();
-    const text = await db.connection().execute(async (c) => {
-      await sql`set plan_cache_mode = force_generic_plan`.execute(c);
-      try {
-        await c.executeQuery(CompiledQuery.raw(`prepare generic_${what} as ${compiled.sql}`));
-        // EXECUTE takes no bind parameters: the values as literals.
-        const literal = (v: unknown): string =>
-          Array.isArray(v)
-            ? `array[${v.map(literal).join(", ")}]::text[]`
-            : typeof v === "number"
-              ? String(v)
-              : `'${String(v).replaceAll("'", "''")}'`;
-        const res = await c.executeQuery<{ "QUERY PLAN": string }>(
-          CompiledQuery.raw(`explain execute generic_${what}(${compiled.parameters.map(literal).join(", ")})`),
-        );
-        return res.rows.map((r) => r["QUERY PLAN"]).join("\n");
-      } finally {
-        await c.executeQuery(CompiledQuery.raw(`deallocate generic_${what}`));
-        await sql`reset plan_cache_mode`.execute(c);
-      }
-    });
+    const text = await genericPlan(prepared[what].compile());
     assert.match(text, /ANY \(\$1\)/, `${what} is planned without its names:\n${text}`);
     assert.not.match(text, large, `${what}, generic plan:\n${text}`);
   }
