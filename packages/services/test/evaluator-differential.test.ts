@@ -3,11 +3,12 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { ClientFeatureSet } from "../src/client-features/client-feature.ts";
+import type { ClientFeatureSet, ClientStrategy } from "../src/client-features/client-feature.ts";
 import { createCompiledEvaluator } from "../src/compiled-evaluation/compiled-evaluator.ts";
 import { compileStrategy } from "../src/compiled-evaluation/compiled-strategy.ts";
 import { type FrontendContext, frontendContextSchema } from "../src/frontend-evaluation/frontend-context.ts";
 import { createFrontendEvaluator, type FrontendEvaluator } from "../src/frontend-evaluation/frontend-evaluator.ts";
+import { clientFeature, clientStrategy } from "./support/client-flags.ts";
 import { generatedContext, generatedSet, seeded } from "./support/generated-flags.ts";
 
 // The compiled evaluator against the SDK's, its reference (docs/evaluation.md#the-differential-test):
@@ -137,16 +138,8 @@ test("the generated flags take the flat loop and the closures both (docs/evaluat
   assert.ok(dataSteps > steps / 20 && dataSteps < steps, `${dataSteps} of ${steps} constraints as data`);
 });
 
-// Flags written out by hand, as the client API serves them.
-const strategy = (name: string, parameters: Record<string, string>) => ({
-  id: name,
-  name,
-  sortOrder: 0,
-  constraints: [],
-  parameters,
-  variants: [],
-  segments: [],
-});
+// Flags written out by hand (support/client-flags.ts): a strategy by its parameters, a flag by its variants.
+const strategy = (name: string, parameters: Record<string, string>) => clientStrategy(name, { parameters });
 const variant = (name: string, weight: number, stickiness = "random", payload?: { type: "string" | "json"; value: string }) => ({
   name,
   weight,
@@ -155,17 +148,8 @@ const variant = (name: string, weight: number, stickiness = "random", payload?: 
   ...(payload ? { payload } : {}),
   overrides: [],
 });
-const feature = (name: string, strategies: ReturnType<typeof strategy>[], variants: ReturnType<typeof variant>[] = []) => ({
-  name,
-  type: "release",
-  description: null,
-  project: "default",
-  enabled: true,
-  stale: false,
-  impressionData: false,
-  strategies,
-  variants,
-});
+const feature = (name: string, strategies: ClientStrategy[], variants: ReturnType<typeof variant>[] = []) =>
+  clientFeature(name, strategies, { variants });
 
 test("an answer with text beyond ASCII: the same bytes, UTF-8, from both evaluators", () => {
   const withPayload = (name: string, payload: string) =>

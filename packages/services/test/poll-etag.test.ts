@@ -5,6 +5,7 @@ import { evaluationDependencies } from "../src/frontend-evaluation/evaluation-de
 import type { FrontendContext } from "../src/frontend-evaluation/frontend-context.ts";
 import { createFrontendEvaluator } from "../src/frontend-evaluation/frontend-evaluator.ts";
 import { pollEtag } from "../src/frontend-evaluation/poll-etag.ts";
+import { clientFeature as feature, clientStrategy as strategy } from "./support/client-flags.ts";
 
 // The poll ETag (docs/sdk-protocols.md#poll-etags) against the SDK's evaluator itself: contexts
 // given one ETag get one answer.
@@ -13,29 +14,6 @@ const DAY = 86_400_000;
 const NOW = Date.now();
 const iso = (ms: number) => new Date(ms).toISOString();
 
-let ids = 0;
-const strategy = (name: string, over: Partial<ClientStrategy> = {}): ClientStrategy => ({
-  id: `s${++ids}`,
-  name,
-  sortOrder: 0,
-  constraints: [],
-  parameters: {},
-  variants: [],
-  segments: [],
-  ...over,
-});
-const feature = (name: string, strategies: ClientStrategy[], over: Partial<ClientFeature> = {}): ClientFeature => ({
-  name,
-  type: "release",
-  description: null,
-  project: "default",
-  enabled: true,
-  stale: false,
-  impressionData: false,
-  strategies,
-  variants: [],
-  ...over,
-});
 const set = (features: ClientFeature[], segments: ClientFeatureSet["segments"] = []): ClientFeatureSet => ({
   environment: "development",
   features,
