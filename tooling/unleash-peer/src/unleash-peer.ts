@@ -18,16 +18,18 @@ const START_DEADLINE_MS = 120_000;
 const STOP_DEADLINE_MS = 15_000;
 
 // Unleash's own start(options), as Unleash's docs run it, with the tokens and options given in
-// the environment. Port 0 and a line with the port it got; SIGTERM stops it as Unleash's stop() does.
+// the environment. Port 0 (or PEER_PORT, the port of the process a restart replaces) and a line with
+// the port it got; SIGTERM stops it as Unleash's stop() does.
 // Unleash 8.2 records a flag's lifecycle stages a moment after its events; when the flag is deleted
 // before that, the insert fails its foreign key in an event listener and the error ends the process
 // (it happened in CI, a flag created, archived and deleted within a second). Such an error is
-// logged and Unleash keeps serving (docs/peer-tests.md#running-them).
+// logged and Unleash keeps serving; should the process end all the same (it did once more in CI,
+// code 1), the peer tests restart it (docs/peer-tests.md#running-them).
 const START_SCRIPT = `process.on("uncaughtException", (error) => console.error("[peer] uncaught in Unleash, kept running:", error));
 import { start } from "unleash-server";
 const unleash = await start({
   databaseUrl: process.env.DATABASE_URL,
-  server: { host: "127.0.0.1", port: 0 },
+  server: { host: "127.0.0.1", port: Number(process.env.PEER_PORT ?? 0) },
   authentication: { initApiTokens: JSON.parse(process.env.PEER_API_TOKENS) },
   versionCheck: { enable: false },
   logLevel: "warn",
@@ -59,17 +61,22 @@ export interface UnleashStartOptions {
 
 export interface RunningUnleash {
   url: string;
-  /** The Node 24 process Unleash runs in. */
-  child: ChildProcess;
-  /** Every line Unleash wrote, for a failure's message. */
+  /** The Node 24 process Unleash runs in (the current one, after a restart). */
+  readonly child: ChildProcess;
+  /** Every line Unleash wrote, for a failure's message (across restarts). */
   lines: string[];
-  /** Resolves when the process ends, with its code and signal. */
-  exited: Promise<[number | null, NodeJS.Signals | null]>;
+  /** Resolves when the current process ends, with its code and signal. */
+  readonly exited: Promise<[number | null, NodeJS.Signals | null]>;
   /** Seconds the install took (0 when the cache had it) and the start took. */
   timings: { installSeconds: number; startSeconds: number };
   /** Whether stop() was called: an exit before it is a failure. */
   readonly stopping: boolean;
   stop(): Promise<void>;
+  /**
+   * Starts Unleash again on the same database and port once its process has ended on its own, and
+   * waits for /health; `url` stays valid. The peer tests call it (docs/peer-tests.md#running-them).
+   */
+  restart(): Promise<void>;
 }
 
 /** Whether the cache holds this Unleash and its Node. */
@@ -223,57 +230,84 @@ export async function startUnleash(o: UnleashStartOptions): Promise<RunningUnlea
   await onServer(o.postgresUrl, `create database "${o.databaseName}"`);
   const dropDatabase = () => onServer(o.postgresUrl, `drop database if exists "${o.databaseName}" with (force)`);
 
-  const child = spawn(peerNodeBinary(), [script], {
-    cwd: CACHE_DIR,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
-      TZ: "UTC",
-      DATABASE_URL: withDatabase(o.postgresUrl, o.databaseName),
-      DATABASE_SSL: "false",
-      PEER_API_TOKENS: JSON.stringify(o.apiTokens),
-      PEER_START_OPTIONS: JSON.stringify(o.startOptions ?? {}),
-      // Tests read the SDK payload after most steps and search often, and the bench loads the SDK
-      // routes as hard as it can: no rate limit may answer 429. Unleash 8.2 limits /api/client and
-      // /api/frontend twice, by SDK path and by API token (20,000 a minute each by default).
-      SDK_API_RATE_LIMIT_PER_MINUTE: "100000000",
-      TOKEN_AUTHENTICATION_RATE_LIMIT_PER_MINUTE: "100000000",
-      SEARCH_FEATURES_RATE_LIMIT_PER_MINUTE: "100000000",
-      ...o.env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    TZ: "UTC",
+    DATABASE_URL: withDatabase(o.postgresUrl, o.databaseName),
+    DATABASE_SSL: "false",
+    PEER_API_TOKENS: JSON.stringify(o.apiTokens),
+    PEER_START_OPTIONS: JSON.stringify(o.startOptions ?? {}),
+    // Tests read the SDK payload after most steps and search often, and the bench loads the SDK
+    // routes as hard as it can: no rate limit may answer 429. Unleash 8.2 limits /api/client and
+    // /api/frontend twice, by SDK path and by API token (20,000 a minute each by default).
+    SDK_API_RATE_LIMIT_PER_MINUTE: "100000000",
+    TOKEN_AUTHENTICATION_RATE_LIMIT_PER_MINUTE: "100000000",
+    SEARCH_FEATURES_RATE_LIMIT_PER_MINUTE: "100000000",
+    ...o.env,
+  };
   const lines: string[] = [];
-  const exited = once(child, "close") as RunningUnleash["exited"];
-  let port: number;
+  /** One Unleash process on the database, serving once this resolves; killed when it fails to. */
+  const launch = async (port: number) => {
+    const child = spawn(peerNodeBinary(), [script], {
+      cwd: CACHE_DIR,
+      env: { ...env, PEER_PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = once(child, "close") as RunningUnleash["exited"];
+    try {
+      const listening = await portLine(child, lines, exited);
+      await healthy(`http://127.0.0.1:${listening}`);
+      return { child, exited, port: listening };
+    } catch (error) {
+      child.kill("SIGKILL");
+      await exited;
+      throw error;
+    }
+  };
+  let current: Awaited<ReturnType<typeof launch>>;
   try {
-    port = await portLine(child, lines, exited);
-    await healthy(`http://127.0.0.1:${port}`);
+    current = await launch(0);
   } catch (error) {
-    child.kill("SIGKILL");
-    await exited;
     await dropDatabase();
     throw error;
   }
+  const running = () => current.child.exitCode === null && current.child.signalCode === null;
   let stopping = false;
+  /** A restart under way: stop() waits for it, so that no new process outlives its dropped database. */
+  let restarting: Promise<unknown> | undefined;
   return {
-    url: `http://127.0.0.1:${port}`,
-    child,
+    url: `http://127.0.0.1:${current.port}`,
+    get child() {
+      return current.child;
+    },
     lines,
-    exited,
+    get exited() {
+      return current.exited;
+    },
     timings: { installSeconds, startSeconds: (Date.now() - startedAt) / 1000 },
     get stopping() {
       return stopping;
     },
     async stop() {
       stopping = true;
-      if (child.exitCode === null && child.signalCode === null) {
+      await restarting?.catch(() => undefined);
+      const { child, exited } = current;
+      if (running()) {
         child.kill("SIGTERM");
         const timer = setTimeout(() => child.kill("SIGKILL"), STOP_DEADLINE_MS);
         await exited;
         clearTimeout(timer);
       }
       await dropDatabase();
+    },
+    async restart() {
+      if (stopping || running()) throw new Error("Unleash is restarted only after its process ended on its own");
+      // Its database keeps what the tests wrote (Unleash's migrations and initApiTokens skip what is
+      // there); the same port keeps the url that callers and SDKs were given.
+      const next = launch(current.port);
+      restarting = next;
+      current = await next;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { startUnleash } from "@vexil/unleash-peer";
+import { type RunningUnleash, startUnleash } from "@vexil/unleash-peer";
 import { type CallOptions, callUrl, type Reply } from "./test-server.ts";
 
 /**
@@ -13,6 +13,10 @@ export const PEER_SKIP_REASON =
 
 /** Every call to Unleash fails, naming it, past this: a test waits on nothing for ever (docs/peer-tests.md#running-them). */
 const CALL_DEADLINE_MS = 30_000;
+/** Unleash's own exits a file survives: one is a flake of Unleash's (docs/peer-tests.md#running-them), more a sign of something else. */
+const MAX_RESTARTS = 3;
+/** How long a failed call waits to learn whether Unleash's process ended under it (the socket may close before the process is reaped). */
+const EXIT_NOTICE_MS = 5_000;
 const DEFAULT_SERVER_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 const UNLEASH_ADMIN_TOKEN = "*:*.vexil-peer-admin-token";
 /** A client token of the project "default" in "development", the scope Vexil's test client token has. */
@@ -49,16 +53,69 @@ export async function startUnleashPeer(): Promise<UnleashPeer> {
     },
   });
   const { url, lines } = unleash;
-  // Every later step would fail with ECONNREFUSED: say why once, with what Unleash wrote last.
-  void unleash.exited.then(([code, signal]) => {
-    if (!unleash.stopping) console.error(`Unleash exited (${code ?? signal}) during the tests:\n${lines.slice(-40).join("\n")}`);
-  });
+
+  // Unleash 8.2 has ended its own process in CI (an error in one of its event listeners): every
+  // later step then failed with ECONNREFUSED. So when it exits before stop(), it is started again on
+  // its database and port, at most MAX_RESTARTS times, and calls wait for that. Only Unleash's own
+  // exit is handled: Vexil's calls, and Unleash's answers, are never retried.
+  let restarts = 0;
+  /** Settles when Unleash serves again after an exit of its own (rejected when it will not); undefined while it runs. */
+  let restarting: Promise<void> | undefined;
+  const restartOnExit = () => {
+    void unleash.exited.then(([code, signal]) => {
+      if (unleash.stopping) return;
+      console.error(`Unleash exited (${code ?? signal}) during the tests:\n${lines.slice(-40).join("\n")}`);
+      if (restarts === MAX_RESTARTS) {
+        restarting = Promise.reject(new Error(`Unleash exited on its own ${restarts + 1} times; not restarted again`));
+      } else {
+        restarts += 1;
+        console.error(`Unleash: restarting it on its database at ${url} (restart ${restarts} of at most ${MAX_RESTARTS})`);
+        restarting = unleash.restart().then(() => {
+          console.error(`Unleash: restarted at ${url}`);
+          restarting = undefined;
+          restartOnExit();
+        });
+      }
+      // Awaited by the next call, which then fails with this reason; not unhandled meanwhile.
+      restarting.catch(() => undefined);
+    });
+  };
+  restartOnExit();
+
+  /** Whether this process of Unleash ended (now or within EXIT_NOTICE_MS) on its own. */
+  const endedOnItsOwn = async (exited: RunningUnleash["exited"]): Promise<boolean> => {
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      exited.then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), EXIT_NOTICE_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    return ended && !unleash.stopping;
+  };
+
+  const call = async (method: string, path: string, options?: CallOptions): Promise<Reply> => {
+    await restarting;
+    const exited = unleash.exited;
+    const send = () => callUrl(url, method, path, { timeoutMs: CALL_DEADLINE_MS, ...options });
+    try {
+      return await send();
+    } catch (error) {
+      // A call that failed because Unleash's process ended under it is sent once more, to the restarted
+      // Unleash; any other failure (a timeout of a running Unleash, say) is the call's own.
+      if (!(await endedOnItsOwn(exited))) throw error;
+      await restarting;
+      console.error(`Unleash: ${method} ${path} was in flight when it exited; sent again to the restarted Unleash`);
+      return send();
+    }
+  };
 
   return {
     url,
     admin: { authorization: UNLEASH_ADMIN_TOKEN },
     client: { authorization: UNLEASH_CLIENT_TOKEN },
-    call: (method, path, options) => callUrl(url, method, path, { timeoutMs: CALL_DEADLINE_MS, ...options }),
+    call,
     timings: unleash.timings,
     lines,
     stop: () => unleash.stop(),
