@@ -58,8 +58,13 @@ export interface BenchSettings {
   memoryIdleS: number;
   /** Flags in the search scenario's project (GET /api/admin/search/features). */
   searchFeatures: number;
-  /** Concurrent searches: a person typing in the console, not an SDK fleet. */
+  /** Concurrent searches, back to back: the machine full of searches, not an SDK fleet. */
   searchConnections: number;
+  /**
+   * Searches a second arriving at random moments (people typing in the console, each search sent
+   * whether or not the last was answered), for the search rows of an open load; 0 for none.
+   */
+  searchArrivals: number;
   /** Archived flags added beside the served ones for the client API's "archived" rows. */
   archivedFlags: number;
   /** BENCH_ARCHIVE_FLAGS: live flags archived in one call (then revived), each round (issue 24's target: under 2 s at 1,000). */
@@ -125,6 +130,7 @@ export function loadBenchSettings(): BenchSettings {
     memoryIdleS: num("BENCH_MEMORY_IDLE_S", 15),
     searchFeatures: Math.max(1, num("BENCH_SEARCH_FEATURES", 100_000)),
     searchConnections: Math.max(1, num("BENCH_SEARCH_CONNECTIONS", 10)),
+    searchArrivals: Math.max(0, num("BENCH_SEARCH_ARRIVALS", 50)),
     archivedFlags: num("BENCH_ARCHIVED_FLAGS", 100_000),
     archiveFlags: Math.max(1, num("BENCH_ARCHIVE_FLAGS", 1_000)),
     only,
