@@ -22,7 +22,7 @@ import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
 import { runMemoryScenario } from "./memory-scenario.ts";
 import { addPeerFeatures, type Peer, peerServes, rerunOnPeerNode, startPeer } from "./peer.ts";
-import { cpuSeconds, startTarget, stopTarget, type Target, withPeakRss } from "./processes.ts";
+import { cpuSeconds, postgresCpu, postgresCpuSecondsSince, startTarget, stopTarget, type Target, withPeakRss } from "./processes.ts";
 import { serverStartArgs } from "./server-start-args.ts";
 import { check, formatTable, type Measured, medianOf, type Row } from "./report.ts";
 import { loadBenchSettings } from "./settings.ts";
@@ -68,10 +68,17 @@ async function measure(target: Target, spec: LoadSpec, warm: boolean): Promise<M
   if (target.child.exitCode !== null || target.child.signalCode !== null) throw new Error(`${target.name} is not running`);
   if (warm && settings.warmupS > 0) await runLoad(target.base, spec, settings.warmupS);
   const cpuBefore = cpuSeconds(target.child.pid);
+  const postgresBefore = postgresCpu();
   const { result, peakRssMb } = await withPeakRss(target.child.pid, () => runLoad(target.base, spec, settings.durationS));
   // CPU time per answer: unlike req/s, it hardly moves with what else keeps the machine's cores busy.
   const cpuUsPerRequest = ((cpuSeconds(target.child.pid) - cpuBefore) * 1e6) / result.total;
-  return { stats: result, peakRssMb, ...(Number.isFinite(cpuUsPerRequest) ? { cpuUsPerRequest } : {}) };
+  const postgresCpuUsPerRequest = (postgresCpuSecondsSince(postgresBefore) * 1e6) / result.total;
+  return {
+    stats: result,
+    peakRssMb,
+    ...(Number.isFinite(cpuUsPerRequest) ? { cpuUsPerRequest } : {}),
+    ...(Number.isFinite(postgresCpuUsPerRequest) ? { postgresCpuUsPerRequest } : {}),
+  };
 }
 
 /** The load of a scenario, or each target's own (a 304 needs the ETag that target answered). */
@@ -723,6 +730,11 @@ async function main(): Promise<void> {
           ? `arriving at random, at most ${settings.searchConnections} in flight`
           : `${settings.searchConnections} connections back to back`;
         lines.push(check(`${row.scenario} p99 < 50 ms at ${row.features} flags (${load})`, `${row.server.stats.p99} ms`, ok));
+        const { cpuUsPerRequest: cpu, postgresCpuUsPerRequest: postgres } = row.server;
+        if (cpu !== undefined && postgres !== undefined)
+          lines.push(
+            `        CPU per search (median of rounds): server ${(cpu / 1000).toFixed(2)} ms, Postgres ${(postgres / 1000).toFixed(2)} ms (every postgres process)`,
+          );
       }
       for (const [kind, archivedRow] of [
         ["GET client features", "client features, +archived"],

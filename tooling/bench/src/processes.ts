@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -96,6 +96,43 @@ export function cpuSeconds(pid: number | undefined): number {
     // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them.
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ", 2)[1]?.split(" ") ?? [];
     return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Each Postgres process of this machine (the server's connections and Postgres's own workers alike) by pid: its CPU ticks. */
+export type PostgresCpu = Map<number, number>;
+
+export function postgresCpu(): PostgresCpu {
+  const ticks: PostgresCpu = new Map();
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // Ended since the listing.
+    }
+    const close = stat.lastIndexOf(") ");
+    if (stat.slice(stat.indexOf("(") + 1, close) !== "postgres") continue;
+    const fields = stat.slice(close + 2).split(" ");
+    ticks.set(Number(pid), Number(fields[11]) + Number(fields[12]));
+  }
+  return ticks;
+}
+
+/**
+ * The CPU time (user and system) in seconds that Postgres's processes used since `before`: those
+ * that began since then count whole; those that ended took their time with them (a pool's idle
+ * connection closed meanwhile), so it can only be less than the truth. NaN when /proc cannot be read.
+ */
+export function postgresCpuSecondsSince(before: PostgresCpu): number {
+  try {
+    ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    let ticks = 0;
+    for (const [pid, now] of postgresCpu()) ticks += now - (before.get(pid) ?? 0);
+    return ticks / ticksPerSecond;
   } catch {
     return Number.NaN;
   }

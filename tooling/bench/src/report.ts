@@ -5,6 +5,8 @@ export interface Measured {
   peakRssMb: number;
   /** The target process's CPU time (user and system) per answer, in µs, where /proc tells it. */
   cpuUsPerRequest?: number;
+  /** Every Postgres process's CPU time per answer, in µs, where /proc tells it (the search rows print it). */
+  postgresCpuUsPerRequest?: number;
 }
 
 export interface Row {
@@ -43,6 +45,9 @@ export function medianOf(samples: Measured[]): Measured {
     peakRssMb: Math.max(...samples.map((m) => m.peakRssMb)),
     ...(samples.every((m) => m.cpuUsPerRequest !== undefined)
       ? { cpuUsPerRequest: median(samples.map((m) => m.cpuUsPerRequest as number)) }
+      : {}),
+    ...(samples.every((m) => m.postgresCpuUsPerRequest !== undefined)
+      ? { postgresCpuUsPerRequest: median(samples.map((m) => m.postgresCpuUsPerRequest as number)) }
       : {}),
   };
 }
