@@ -87,37 +87,49 @@ export function rssMb(pid: number): number {
 
 // Clock ticks a second, the unit of /proc/<pid>/stat's CPU times.
 let ticksPerSecond: number | undefined;
+const clockTicks = () => (ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100);
+
+/** A process's command name and CPU ticks (user and system) from its /proc/<pid>/stat; throws when it cannot be read. */
+function processStat(pid: number | string): { command: string; ticks: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command is in parentheses and may hold any character: the fields are those after the last
+  // closing one; utime and stime are the 12th and 13th of them.
+  const close = stat.lastIndexOf(") ");
+  const fields = stat.slice(close + 2).split(" ");
+  return { command: stat.slice(stat.indexOf("(") + 1, close), ticks: Number(fields[11]) + Number(fields[12]) };
+}
 
 /** The CPU time (user and system) a process has used, in seconds; NaN when it cannot be read. */
 export function cpuSeconds(pid: number | undefined): number {
   if (!pid) return Number.NaN;
   try {
-    ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-    // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them.
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ", 2)[1]?.split(" ") ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    return processStat(pid).ticks / clockTicks();
   } catch {
     return Number.NaN;
   }
 }
 
-/** Each Postgres process of this machine (the server's connections and Postgres's own workers alike) by pid: its CPU ticks. */
-export type PostgresCpu = Map<number, number>;
+/**
+ * Each Postgres process of this machine (the server's connections and Postgres's own workers
+ * alike) by pid: its CPU ticks; undefined when /proc cannot be listed.
+ */
+export type PostgresCpu = Map<number, number> | undefined;
 
 export function postgresCpu(): PostgresCpu {
-  const ticks: PostgresCpu = new Map();
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    let stat: string;
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return undefined;
+  }
+  const ticks = new Map<number, number>();
+  for (const pid of pids) {
     try {
-      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const { command, ticks: used } = processStat(pid);
+      if (command === "postgres") ticks.set(Number(pid), used);
     } catch {
-      continue; // Ended since the listing.
+      // Ended since the listing.
     }
-    const close = stat.lastIndexOf(") ");
-    if (stat.slice(stat.indexOf("(") + 1, close) !== "postgres") continue;
-    const fields = stat.slice(close + 2).split(" ");
-    ticks.set(Number(pid), Number(fields[11]) + Number(fields[12]));
   }
   return ticks;
 }
@@ -128,11 +140,12 @@ export function postgresCpu(): PostgresCpu {
  * connection closed meanwhile), so it can only be less than the truth. NaN when /proc cannot be read.
  */
 export function postgresCpuSecondsSince(before: PostgresCpu): number {
+  const now = postgresCpu();
+  if (!before || !now) return Number.NaN;
+  let ticks = 0;
+  for (const [pid, used] of now) ticks += used - (before.get(pid) ?? 0);
   try {
-    ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-    let ticks = 0;
-    for (const [pid, now] of postgresCpu()) ticks += now - (before.get(pid) ?? 0);
-    return ticks / ticksPerSecond;
+    return ticks / clockTicks();
   } catch {
     return Number.NaN;
   }
