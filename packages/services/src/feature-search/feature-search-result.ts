@@ -3,6 +3,7 @@ import { type Kysely, type Selectable, sql } from "kysely";
 import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import { imageUrlFor } from "../users/user.ts";
 import { creatorId, STAGE_ORDER } from "./feature-search-filters.ts";
+import { type ResultStamps, resultCacheOf } from "./result-cache.ts";
 
 /** A feature's environment in a search result, as Unleash's featureSearchEnvironmentSchema has it. */
 interface FeatureSearchEnvironment {
@@ -42,18 +43,86 @@ export interface FeatureSearchResult {
   lifecycle?: { stage: string; status?: string; enteredStageAt: Date };
 }
 
-type FeatureRow = Selectable<Database["features"]>;
+/** A page's row: the flag's columns and the stamp it is read under (docs/search.md#result-stamps). */
+type FeatureRow = Selectable<Database["features"]> & { search_stamp: string | null };
+
+/** What a result shows of a flag beyond its own columns: read over a page's names, or kept (docs/search.md#result-stamps). */
+interface ResultParts {
+  createdBy: FeatureSearchResult["createdBy"];
+  dependencyType: FeatureSearchResult["dependencyType"];
+  environments: FeatureSearchEnvironment[];
+  segments: string[];
+  tags: FeatureSearchResult["tags"];
+  /** The stage stored for it; an archived flag shows `archived` instead, read from its row. */
+  stage: { stage: string; status: string | null; entered_at: string | Date } | null;
+}
 
 /** JSON built by Postgres carries timestamps as text. */
 const dateOf = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
 
 /**
- * What a page of features shows besides the feature's own columns, read in three statements over
- * the page's names (never over the table): their environments, their open change requests, and
- * the rest. The first two are prepared (docs/search.md#prepared-page-statements).
+ * The results of a page of flags. What each shows besides its own columns is taken from what this
+ * instance kept of it, when read under the same stamps (`at`, with the page), and read otherwise
+ * for those flags only (docs/search.md#result-stamps).
  */
-export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[]): Promise<FeatureSearchResult[]> {
+export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[], at?: ResultStamps): Promise<FeatureSearchResult[]> {
   if (rows.length === 0) return [];
+  const cache = resultCacheOf<ResultParts>(db);
+  const parts = new Map<string, ResultParts>();
+  const missing: FeatureRow[] = [];
+  for (const row of rows) {
+    const kept = at && row.search_stamp !== null ? cache.get(row.name, row.search_stamp, at) : undefined;
+    if (kept) parts.set(row.name, kept);
+    else missing.push(row);
+  }
+  if (missing.length > 0) {
+    const read = await readParts(db, missing);
+    for (const row of missing) {
+      const part = read.get(row.name) as ResultParts;
+      parts.set(row.name, part);
+      if (at && row.search_stamp !== null) cache.set(row.name, row.search_stamp, at, part);
+    }
+  }
+  return rows.map((row) => {
+    const part = parts.get(row.name) as ResultParts;
+    // An archived flag is in `archived` from its archive on, read from the flag as on its lifecycle
+    // (docs/flag-model.md#lifecycle-and-last-seen); the stages before stay for the filters.
+    const lifecycle = row.archived_at ? { stage: "archived", status: null, entered_at: row.archived_at } : part.stage;
+    return {
+      name: row.name,
+      description: row.description,
+      type: row.type,
+      project: row.project_id,
+      stale: row.stale,
+      favorite: false,
+      impressionData: row.impression_data,
+      createdAt: row.created_at,
+      archivedAt: row.archived_at,
+      lastSeenAt: row.last_seen_at,
+      createdBy: part.createdBy,
+      dependencyType: part.dependencyType,
+      environments: part.environments,
+      segments: part.segments,
+      tags: part.tags,
+      ...(lifecycle
+        ? {
+            lifecycle: {
+              stage: lifecycle.stage,
+              ...(lifecycle.status ? { status: lifecycle.status } : {}),
+              enteredStageAt: dateOf(lifecycle.entered_at) as Date,
+            },
+          }
+        : {}),
+    };
+  });
+}
+
+/**
+ * What the flags show besides their own columns, read in three statements over their names (never
+ * over the table): their environments, their open change requests, and the rest. The first two are
+ * prepared (docs/search.md#prepared-page-statements).
+ */
+async function readParts(db: Kysely<Database>, rows: FeatureRow[]): Promise<Map<string, ResultParts>> {
   const names = rows.map((r) => r.name);
   const [extras, environments, openRequests] = await Promise.all([
     extrasStatement.execute(db, { names }),
@@ -93,44 +162,25 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
     if (url === undefined) imageUrls.set(key, (url = imageUrlFor(user)));
     return url;
   };
-  return rows.map((row) => {
-    const extra = extrasByName.get(row.name);
+  const parts = new Map<string, ResultParts>();
+  for (const name of names) {
+    const extra = extrasByName.get(name);
     const creator = extra?.creator;
     const creatorName = creator ? (creator.name ?? creator.username ?? creator.email ?? "unknown") : (extra?.created_by ?? "unknown");
-    // An archived flag is in `archived` from its archive on, read from the flag as on its lifecycle
-    // (docs/flag-model.md#lifecycle-and-last-seen); the stages before stay for the filters.
-    const lifecycle = row.archived_at ? { stage: "archived", status: null, entered_at: row.archived_at } : extra?.lifecycle;
-    return {
-      name: row.name,
-      description: row.description,
-      type: row.type,
-      project: row.project_id,
-      stale: row.stale,
-      favorite: false,
-      impressionData: row.impression_data,
-      createdAt: row.created_at,
-      archivedAt: row.archived_at,
-      lastSeenAt: row.last_seen_at,
+    parts.set(name, {
       createdBy: {
         id: creator?.id ?? 0,
         name: creatorName,
         imageUrl: imageUrlOf(creator ?? { id: 0, email: null, username: creatorName }),
       },
       dependencyType: extra?.is_child ? "child" : extra?.is_parent ? "parent" : null,
-      environments: environmentsByName.get(row.name) ?? [],
+      environments: environmentsByName.get(name) ?? [],
       segments: extra?.segments ?? [],
       tags: extra?.tags ?? [],
-      ...(lifecycle
-        ? {
-            lifecycle: {
-              stage: lifecycle.stage,
-              ...(lifecycle.status ? { status: lifecycle.status } : {}),
-              enteredStageAt: dateOf(lifecycle.entered_at) as Date,
-            },
-          }
-        : {}),
-    };
-  });
+      stage: extra?.lifecycle ?? null,
+    });
+  }
+  return parts;
 }
 
 /** The three statements over a page's names (docs/search.md#indexes); the tests EXPLAIN these very statements. */

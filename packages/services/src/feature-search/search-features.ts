@@ -4,6 +4,7 @@ import { featureSearchConditions, featureSearchOrder, type TermMatches, tagCarri
 import { type FeatureSearchQuery, SEARCH_LIMIT_DEFAULT } from "./feature-search-query.ts";
 import { rarePart, trigramCounts } from "./rare-part.ts";
 import { type FeatureSearchResult, searchResultsFor } from "./feature-search-result.ts";
+import type { ResultStamps } from "./result-cache.ts";
 
 /** Most names a query's terms, or a tag filter, may match and still be listed in the statements (docs/search.md#indexes). */
 const LISTED_MATCHES = 1000;
@@ -69,6 +70,12 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
   const bounded = (matches !== undefined && "names" in matches) || tagged !== undefined;
   const page = featureSearchOrder(q)
     .reduce((ordered, order) => ordered.orderBy(order), joined.select(FEATURE_COLUMNS))
+    // The stamps its results are kept under, read with it (docs/search.md#result-stamps).
+    .select([
+      sql<string | null>`(select s.stamp from feature_search_stamps s where s.feature_name = features.name)`.as("search_stamp"),
+      sql<string | null>`(select epoch from feature_search_epoch limit 1)`.as("search_epoch"),
+      sql<Date>`statement_timestamp()`.as("searched_at"),
+    ])
     // Every matching row is read to sort them anyway: counting them on the way costs nothing more.
     .$if(bounded, (qb) => qb.select(sql<string>`count(*) over ()`.as("matching")))
     .limit(q.limit ?? SEARCH_LIMIT_DEFAULT)
@@ -91,8 +98,14 @@ export async function searchFeatures(
     const first = rows[0];
     // Past the last page no row carries the count: asked apart, as when nothing is listed.
     const count = first ? Number(first.matching) : (query?.offset ?? 0) === 0 ? 0 : Number((await total.executeTakeFirstOrThrow()).total);
-    return { features: await searchResultsFor(db, rows), total: count };
+    return { features: await searchResultsFor(db, rows, stampsOf(rows)), total: count };
   }
   const [rows, count] = await Promise.all([page.execute(), total.executeTakeFirstOrThrow()]);
-  return { features: await searchResultsFor(db, rows), total: Number(count.total) };
+  return { features: await searchResultsFor(db, rows, stampsOf(rows)), total: Number(count.total) };
 }
+
+/** Every row of a page carries the same stamps; an empty page needs none. */
+const stampsOf = (rows: { search_epoch: string | null; searched_at: Date }[]): ResultStamps | undefined => {
+  const first = rows[0];
+  return first ? { epoch: first.search_epoch, now: first.searched_at } : undefined;
+};
