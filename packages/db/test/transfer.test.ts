@@ -89,6 +89,7 @@ async function populate(db: TestDb): Promise<void> {
   );
 }
 
+// Every table but the migrator's and the search's stamps, which an import writes anew (docs/search.md#result-stamps).
 test("the export covers every table and column of the migrated schema, parents before children", async () => {
   const db = await createTestDb();
   try {
@@ -97,6 +98,7 @@ test("the export covers every table and column of the migrated schema, parents b
       select c.table_name as "table", c.column_name as "column" from information_schema.columns c
       join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
       where c.table_schema = current_schema() and t.table_type = 'BASE TABLE' and c.table_name not like 'kysely_migration%'
+        and c.table_name not like 'feature_search_%'
       order by 1, c.ordinal_position`.execute(db.kysely);
     const inSchema = rows.map((r) => `${r.table}.${r.column}`).sort();
     const inDocument = document.tables.flatMap((t) => t.columns.map((c) => `${t.name}.${c}`)).sort();

@@ -14,8 +14,13 @@ export interface CatalogTable {
   primaryKey: string[];
 }
 
-/** Kysely's own bookkeeping: the document's version names the schema instead. */
-const MIGRATOR_TABLES = new Set(["kysely_migration", "kysely_migration_lock"]);
+/**
+ * Not carried: Kysely's own bookkeeping (the document's version names the schema instead), and the
+ * search's stamps, which the database's own triggers write as the rows are imported
+ * (docs/search.md#result-stamps): each flag imported gets a new one, and carried values would
+ * only have to be those of another database.
+ */
+const NOT_CARRIED = new Set(["kysely_migration", "kysely_migration_lock", "feature_search_stamps", "feature_search_epoch"]);
 
 /**
  * The tables of the current schema as the database itself describes them, parents before the
@@ -46,7 +51,7 @@ export async function readSchemaCatalog(db: Kysely<any>): Promise<CatalogTable[]
 
   const tables = new Map<string, CatalogTable>();
   for (const row of columns) {
-    if (MIGRATOR_TABLES.has(row.table)) continue;
+    if (NOT_CARRIED.has(row.table)) continue;
     const table = tables.get(row.table) ?? { name: row.table, columns: [], primaryKey: [] };
     table.columns.push({ name: row.column, type: row.type, identity: row.identity });
     tables.set(row.table, table);
