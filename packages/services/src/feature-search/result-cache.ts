@@ -19,10 +19,7 @@ interface Cached<T> {
   value: T;
 }
 
-/**
- * Most flags an instance keeps the results of: the oldest kept go first. At about a kilobyte each,
- * 100,000 flags hold some 100 MB.
- */
+/** Most flags an instance keeps the results of: the oldest kept go first (docs/search.md#result-stamps). */
 const KEPT = 100_000;
 
 const HOUR = 3_600_000;
