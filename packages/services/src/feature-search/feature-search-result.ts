@@ -43,8 +43,8 @@ export interface FeatureSearchResult {
   lifecycle?: { stage: string; status?: string; enteredStageAt: Date };
 }
 
-/** A page's row: the flag's columns and the stamp it is read under (docs/search.md#result-stamps). */
-type FeatureRow = Selectable<Database["features"]> & { search_stamp: string | null };
+/** A page's row: the flag's columns and the stamps it is read under, the same on every row (docs/search.md#result-stamps). */
+type FeatureRow = Selectable<Database["features"]> & { search_stamp: string | null; search_epoch: string | null; searched_at: Date };
 
 /** What a result shows of a flag beyond its own columns: read over a page's names, or kept (docs/search.md#result-stamps). */
 interface ResultParts {
@@ -62,16 +62,18 @@ const dateOf = (value: string | Date | null): Date | null => (value === null ? n
 
 /**
  * The results of a page of flags. What each shows besides its own columns is taken from what this
- * instance kept of it, when read under the same stamps (`at`, with the page), and read otherwise
+ * instance kept of it, when read under the same stamps (read with the page), and read otherwise
  * for those flags only (docs/search.md#result-stamps).
  */
-export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[], at?: ResultStamps): Promise<FeatureSearchResult[]> {
-  if (rows.length === 0) return [];
+export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[]): Promise<FeatureSearchResult[]> {
+  const first = rows[0];
+  if (!first) return [];
+  const at: ResultStamps = { epoch: first.search_epoch, now: first.searched_at };
   const cache = resultCacheOf<ResultParts>(db);
   const parts = new Map<string, ResultParts>();
   const missing: FeatureRow[] = [];
   for (const row of rows) {
-    const kept = at && row.search_stamp !== null ? cache.get(row.name, row.search_stamp, at) : undefined;
+    const kept = row.search_stamp !== null ? cache.get(row.name, row.search_stamp, at) : undefined;
     if (kept) parts.set(row.name, kept);
     else missing.push(row);
   }
@@ -80,7 +82,7 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[],
     for (const row of missing) {
       const part = read.get(row.name) as ResultParts;
       parts.set(row.name, part);
-      if (at && row.search_stamp !== null) cache.set(row.name, row.search_stamp, at, part);
+      if (row.search_stamp !== null) cache.set(row.name, row.search_stamp, at, part);
     }
   }
   return rows.map((row) => {

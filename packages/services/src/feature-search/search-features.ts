@@ -4,7 +4,6 @@ import { featureSearchConditions, featureSearchOrder, type TermMatches, tagCarri
 import { type FeatureSearchQuery, SEARCH_LIMIT_DEFAULT } from "./feature-search-query.ts";
 import { rarePart, trigramCounts } from "./rare-part.ts";
 import { type FeatureSearchResult, searchResultsFor } from "./feature-search-result.ts";
-import type { ResultStamps } from "./result-cache.ts";
 
 /** Most names a query's terms, or a tag filter, may match and still be listed in the statements (docs/search.md#indexes). */
 const LISTED_MATCHES = 1000;
@@ -98,14 +97,8 @@ export async function searchFeatures(
     const first = rows[0];
     // Past the last page no row carries the count: asked apart, as when nothing is listed.
     const count = first ? Number(first.matching) : (query?.offset ?? 0) === 0 ? 0 : Number((await total.executeTakeFirstOrThrow()).total);
-    return { features: await searchResultsFor(db, rows, stampsOf(rows)), total: count };
+    return { features: await searchResultsFor(db, rows), total: count };
   }
   const [rows, count] = await Promise.all([page.execute(), total.executeTakeFirstOrThrow()]);
-  return { features: await searchResultsFor(db, rows, stampsOf(rows)), total: Number(count.total) };
+  return { features: await searchResultsFor(db, rows), total: Number(count.total) };
 }
-
-/** Every row of a page carries the same stamps; an empty page needs none. */
-const stampsOf = (rows: { search_epoch: string | null; searched_at: Date }[]): ResultStamps | undefined => {
-  const first = rows[0];
-  return first ? { epoch: first.search_epoch, now: first.searched_at } : undefined;
-};
