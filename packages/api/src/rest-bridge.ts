@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from "@vexil/services";
 import { type AccessScope, accessScopeFor, checkAccess } from "./access.ts";
 import type { Context, Logger, ProtectedContext } from "./context.ts";
 import { type FailureBody, type HttpFailure, toHttpFailure } from "./error-response.ts";
+import { queryParameters } from "./query-parameters.ts";
 import { type JsonBody, NO_BODY, readJsonBody } from "./request-body.ts";
 import { setRouteLabel } from "./route-label.ts";
 import { type RestRoute, restRoutes } from "./rest-routes.ts";
@@ -159,17 +160,6 @@ export function sendError(res: ServerResponse, log: Logger, error: unknown, rout
   if (failure.unexpected) log.error({ err: failure.unexpected, errorId: failure.body.id }, "unexpected error");
   if (failure.status === 413) res.setHeader("connection", "close");
   sendFailure(res, route?.body ? route.body(failure, route.params) : failure);
-}
-
-/** A GET's query parameters as the procedure's input fields: a repeated one becomes a list. */
-function queryParameters(url: string, queryAt: number): Record<string, string | string[]> {
-  const fields: Record<string, string | string[]> = {};
-  if (queryAt === -1) return fields;
-  for (const [key, value] of new URLSearchParams(url.slice(queryAt + 1))) {
-    const seen = fields[key];
-    fields[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
-  }
-  return fields;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { featureSearchQuerySchema, searchFeatures } from "@vexil/services";
+import { handleFeatureSearch } from "../feature-search-handler.ts";
 import { featureSearchPageSchema } from "../schemas/feature-search.ts";
 import { toJson } from "../schemas/to-json.ts";
 import { protectedProcedure } from "../trpc.ts";
@@ -17,6 +18,8 @@ export const featureSearchRouter = {
       access: "authenticated",
       // Every filter is read from the query; one that cannot mean anything is a 400 naming it.
       failures: ["ValidationError"],
+      // Over REST the raw handler answers the same JSON, each result's made once (docs/search.md#result-json).
+      raw: { serve: handleFeatureSearch },
     })
     .input(featureSearchQuerySchema)
     .output(featureSearchPageSchema)

@@ -19,7 +19,7 @@ const featureSearchEnvironmentSchema = z
   .meta({ id: "FeatureSearchEnvironment" });
 
 /** One feature found, with Unleash's featureSearchResponseSchema fields (and lastSeenAt). */
-const featureSearchResultSchema = z
+export const featureSearchResultSchema = z
   .object({
     name: z.string(),
     description: z.string().nullable(),

@@ -116,14 +116,16 @@ export function termMatches(db: Kysely<Database>, terms: SearchTerm[]) {
 /** What the query's terms matched: the names, when few enough to list, or else the statement that finds them. */
 export type TermMatches = { names: string[] } | { all: ReturnType<typeof termMatches> };
 
-/** The flags carrying any of the tags, once each (feature_tags' index by tag). */
+/** The rows of feature_tags that carry any of the tags (their index by tag); a flag carrying two of them has two. */
 export function tagCarriers(db: Kysely<Database>, tags: { type: string; value: string }[]) {
   return db
     .selectFrom("feature_tags as ft")
     .select("ft.feature_name")
-    .where((w) => w.or(tags.map((t) => w.and([w("ft.tag_type", "=", t.type), w("ft.tag_value", "=", t.value)]))))
-    .distinct();
+    .where((w) => w.or(tags.map((t) => w.and([w("ft.tag_type", "=", t.type), w("ft.tag_value", "=", t.value)]))));
 }
+
+/** The name of the page's common table of a tag filter's first carriers, when they are listed (docs/search.md#carriers-in-the-page). */
+export const LISTED_CARRIERS = "search_carriers";
 
 /** The flags of these names: one array parameter, however many (docs/search.md#indexes). */
 const namedIn = (names: string[]): Expression<SqlBool> =>
@@ -131,9 +133,10 @@ const namedIn = (names: string[]): Expression<SqlBool> =>
 
 /**
  * Every condition of the search's filters, to be ANDed. `matches` are what the query's terms
- * matched; `tagged`, when given, the names of the flags carrying any of the tag filter's tags.
+ * matched. `listedCarriers`, for a tag filter of any of its tags: the flags are those of the
+ * statement's LISTED_CARRIERS table (at most `listedCarriers` rows, else the statement answers no row).
  */
-export function featureSearchConditions(eb: FeaturesEb, q: Query, matches?: TermMatches, tagged?: string[]): Expression<SqlBool>[] {
+export function featureSearchConditions(eb: FeaturesEb, q: Query, matches?: TermMatches, listedCarriers?: number): Expression<SqlBool>[] {
   const conditions = archivedAndLifecycle(eb, q);
   // The names themselves when they are few: the planner then knows how many, and looks them up
   // by primary key (docs/search.md#indexes).
@@ -169,10 +172,18 @@ export function featureSearchConditions(eb: FeaturesEb, q: Query, matches?: Term
       .selectFrom("feature_tags as ft")
       .select("ft.feature_name")
       .where((w) => w.or(tags.map((t) => w.and([w("ft.tag_type", "=", t.type), w("ft.tag_value", "=", t.value)]))));
-    // Carriers of any tag looked up first and listed, when few; when many, still read by primary
-    // key, from an array the statement builds first (docs/search.md#indexes).
-    if (q.tag.mode === "any") conditions.push(tagged ? namedIn(tagged) : sql<SqlBool>`features.name = any(array(${carriers.distinct()}))`);
-    else
+    // Carriers of any tag read by primary key, from an array the statement builds first
+    // (docs/search.md#indexes): its listed ones, when no more than the limit, are the common table's.
+    if (q.tag.mode === "any") {
+      if (listedCarriers === undefined) conditions.push(sql<SqlBool>`features.name = any(array(${carriers.distinct()}))`);
+      else {
+        const listed = sql.table(LISTED_CARRIERS);
+        conditions.push(
+          sql<SqlBool>`(select count(*) from ${listed}) <= ${sql.lit(listedCarriers)}`,
+          sql<SqlBool>`features.name = any(array(select feature_name from ${listed}))`,
+        );
+      }
+    } else
       conditions.push(
         carried(eb, q.tag, (all) => (all ? carriers.groupBy("ft.feature_name").having(sql`count(*)`, "=", tags.length) : carriers)),
       );

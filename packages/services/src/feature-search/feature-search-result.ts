@@ -55,6 +55,25 @@ interface ResultParts {
   tags: FeatureSearchResult["tags"];
   /** The stage stored for it; an archived flag shows `archived` instead, read from its row. */
   stage: { stage: string; status: string | null; entered_at: string | Date } | null;
+  /** The result last built of these parts, and the row it was built with (docs/search.md#result-json). */
+  built?: { row: FeatureRow; result: FeatureSearchResult };
+}
+
+const timeOf = (date: Date | null) => (date === null ? null : date.getTime());
+
+/** Whether two rows of a flag show the same: its own columns, those a result is built of. */
+function sameColumns(a: FeatureRow, b: FeatureRow): boolean {
+  return (
+    a.name === b.name &&
+    a.description === b.description &&
+    a.type === b.type &&
+    a.project_id === b.project_id &&
+    a.stale === b.stale &&
+    a.impression_data === b.impression_data &&
+    timeOf(a.created_at) === timeOf(b.created_at) &&
+    timeOf(a.archived_at) === timeOf(b.archived_at) &&
+    timeOf(a.last_seen_at) === timeOf(b.last_seen_at)
+  );
 }
 
 /** JSON built by Postgres carries timestamps as text. */
@@ -63,7 +82,9 @@ const dateOf = (value: string | Date | null): Date | null => (value === null ? n
 /**
  * The results of a page of flags. What each shows besides its own columns is taken from what this
  * instance kept of it, when read under the same stamps (read with the page), and read otherwise
- * for those flags only (docs/search.md#result-stamps).
+ * for those flags only (docs/search.md#result-stamps). A kept flag whose columns are those of its
+ * last result answers that very object, so that what is made of a result (its JSON) can be kept
+ * with it (docs/search.md#result-json): results are never changed once built.
  */
 export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[]): Promise<FeatureSearchResult[]> {
   const first = rows[0];
@@ -87,36 +108,44 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
   }
   return rows.map((row) => {
     const part = parts.get(row.name) as ResultParts;
-    // An archived flag is in `archived` from its archive on, read from the flag as on its lifecycle
-    // (docs/flag-model.md#lifecycle-and-last-seen); the stages before stay for the filters.
-    const lifecycle = row.archived_at ? { stage: "archived", status: null, entered_at: row.archived_at } : part.stage;
-    return {
-      name: row.name,
-      description: row.description,
-      type: row.type,
-      project: row.project_id,
-      stale: row.stale,
-      favorite: false,
-      impressionData: row.impression_data,
-      createdAt: row.created_at,
-      archivedAt: row.archived_at,
-      lastSeenAt: row.last_seen_at,
-      createdBy: part.createdBy,
-      dependencyType: part.dependencyType,
-      environments: part.environments,
-      segments: part.segments,
-      tags: part.tags,
-      ...(lifecycle
-        ? {
-            lifecycle: {
-              stage: lifecycle.stage,
-              ...(lifecycle.status ? { status: lifecycle.status } : {}),
-              enteredStageAt: dateOf(lifecycle.entered_at) as Date,
-            },
-          }
-        : {}),
-    };
+    if (part.built && sameColumns(part.built.row, row)) return part.built.result;
+    const result = resultOf(row, part);
+    part.built = { row, result };
+    return result;
   });
+}
+
+/** A flag's result, of its row and its parts. */
+function resultOf(row: FeatureRow, part: ResultParts): FeatureSearchResult {
+  // An archived flag is in `archived` from its archive on, read from the flag as on its lifecycle
+  // (docs/flag-model.md#lifecycle-and-last-seen); the stages before stay for the filters.
+  const lifecycle = row.archived_at ? { stage: "archived", status: null, entered_at: row.archived_at } : part.stage;
+  return {
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    project: row.project_id,
+    stale: row.stale,
+    favorite: false,
+    impressionData: row.impression_data,
+    createdAt: row.created_at,
+    archivedAt: row.archived_at,
+    lastSeenAt: row.last_seen_at,
+    createdBy: part.createdBy,
+    dependencyType: part.dependencyType,
+    environments: part.environments,
+    segments: part.segments,
+    tags: part.tags,
+    ...(lifecycle
+      ? {
+          lifecycle: {
+            stage: lifecycle.stage,
+            ...(lifecycle.status ? { status: lifecycle.status } : {}),
+            enteredStageAt: dateOf(lifecycle.entered_at) as Date,
+          },
+        }
+      : {}),
+  };
 }
 
 /**
