@@ -193,6 +193,17 @@ test("a result has Unleash's fields: environments with their state, tags, segmen
   };
   const once = await restPage();
   assert.is(once, await trpcPage());
+  // And the same 400 for a query it cannot read.
+  const bad = await search({ tag: "NOT_AN_OPERATOR:simple:x", limit: ["1", "2"] });
+  const badTrpc = await srv.call(
+    "GET",
+    `/trpc/featureSearch.search?input=${encodeURIComponent(JSON.stringify({ tag: "NOT_AN_OPERATOR:simple:x", limit: ["1", "2"] }))}`,
+    { headers: admin },
+  );
+  assert.is(bad.status, 400);
+  const { id: _restId, ...restError } = bad.json;
+  const { name, message, details } = badTrpc.json.error.data;
+  assert.equal(restError, { name, message, details });
   assert.is(await restPage(), once);
   // A flag's own columns changed (no stamp moves for them): the next page shows them.
   await set(full, { description: "Changed under it", stale: true, last_seen_at: new Date("2026-02-03T04:05:06Z") });
@@ -468,6 +479,44 @@ test("a tag filter whose tags more than 1,000 flags carry answers its page and t
   // Many carriers, none matching the other filters: an empty first page, and a total of 0.
   const none = await search({ project: `IS:${p}`, tag: "INCLUDE:simple:many", type: "IS:kill-switch" });
   assert.equal([none.status, none.json.total, none.json.features], [200, 0, []]);
+  // Many carriers beside listed terms, beside archived flags, and sorted by an environment.
+  const check = async (params: Params, rows: { name: string }[]) => {
+    const res = await search({ project: `IS:${p}`, tag: "INCLUDE:simple:many", ...params });
+    assert.is(res.status, 200, JSON.stringify(res.json));
+    assert.is(res.json.total, rows.length, JSON.stringify(params));
+    assert.equal(
+      res.json.features.map((f: { name: string }) => f.name),
+      rows.slice(0, 50).map((r) => r.name),
+      JSON.stringify(params),
+    );
+  };
+  const many = `exists (select 1 from feature_tags t where t.feature_name = f.name and t.tag_value = 'many')`;
+  await check(
+    { query: "sr-many-00", sortBy: "name" },
+    (await sql<{ name: string }>`select name from features f where name like 'sr-many-00%' and ${sql.raw(many)} order by name`.execute(db))
+      .rows,
+  );
+  await sql`update features set archived_at = now() where project_id = ${p} and name like '%3'`.execute(db);
+  await check(
+    { archived: "IS:true", sortBy: "name" },
+    (
+      await sql<{
+        name: string;
+      }>`select name from features f where project_id = ${p} and archived_at is not null and ${sql.raw(many)} order by name`.execute(db)
+    ).rows,
+  );
+  await sql`insert into feature_environments (feature_name, environment_name, enabled)
+            select name, 'production', true from features where project_id = ${p} and name like '%7'`.execute(db);
+  await check(
+    { sortBy: "environment:production", sortOrder: "desc", offset: "0" },
+    (
+      await sql<{
+        name: string;
+      }>`select f.name from features f left join feature_environments fe on fe.feature_name = f.name and fe.environment_name = 'production'
+          where project_id = ${p} and archived_at is null and ${sql.raw(many)}
+          order by coalesce(fe.enabled, false) desc, f.created_at, f.name`.execute(db)
+    ).rows,
+  );
 });
 
 test("sortBy and sortOrder: each field, then the oldest first and by name; environment:<name> puts flags on there first or last", async () => {

@@ -55,24 +55,24 @@ interface ResultParts {
   tags: FeatureSearchResult["tags"];
   /** The stage stored for it; an archived flag shows `archived` instead, read from its row. */
   stage: { stage: string; status: string | null; entered_at: string | Date } | null;
-  /** The result last built of these parts, and the row it was built with (docs/search.md#result-json). */
-  built?: { row: FeatureRow; result: FeatureSearchResult };
+  /** The result last built of these parts (docs/search.md#result-json). */
+  built?: FeatureSearchResult;
 }
 
 const timeOf = (date: Date | null) => (date === null ? null : date.getTime());
 
-/** Whether two rows of a flag show the same: its own columns, those a result is built of. */
-function sameColumns(a: FeatureRow, b: FeatureRow): boolean {
+/** Whether a result shows the row's columns, those a result is built of besides its parts (see resultOf). */
+function showsRow(result: FeatureSearchResult, row: FeatureRow): boolean {
   return (
-    a.name === b.name &&
-    a.description === b.description &&
-    a.type === b.type &&
-    a.project_id === b.project_id &&
-    a.stale === b.stale &&
-    a.impression_data === b.impression_data &&
-    timeOf(a.created_at) === timeOf(b.created_at) &&
-    timeOf(a.archived_at) === timeOf(b.archived_at) &&
-    timeOf(a.last_seen_at) === timeOf(b.last_seen_at)
+    result.name === row.name &&
+    result.description === row.description &&
+    result.type === row.type &&
+    result.project === row.project_id &&
+    result.stale === row.stale &&
+    result.impressionData === row.impression_data &&
+    timeOf(result.createdAt) === timeOf(row.created_at) &&
+    timeOf(result.archivedAt) === timeOf(row.archived_at) &&
+    timeOf(result.lastSeenAt) === timeOf(row.last_seen_at)
   );
 }
 
@@ -84,7 +84,8 @@ const dateOf = (value: string | Date | null): Date | null => (value === null ? n
  * instance kept of it, when read under the same stamps (read with the page), and read otherwise
  * for those flags only (docs/search.md#result-stamps). A kept flag whose columns are those of its
  * last result answers that very object, so that what is made of a result (its JSON) can be kept
- * with it (docs/search.md#result-json): results are never changed once built.
+ * with it (docs/search.md#result-json): a result is frozen, and shows nothing of the caller, since
+ * every caller may be answered the same object.
  */
 export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[]): Promise<FeatureSearchResult[]> {
   const first = rows[0];
@@ -108,19 +109,19 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
   }
   return rows.map((row) => {
     const part = parts.get(row.name) as ResultParts;
-    if (part.built && sameColumns(part.built.row, row)) return part.built.result;
+    if (part.built && showsRow(part.built, row)) return part.built;
     const result = resultOf(row, part);
-    part.built = { row, result };
+    part.built = result;
     return result;
   });
 }
 
-/** A flag's result, of its row and its parts. */
+/** A flag's result, of its row (the columns showsRow compares) and its parts; frozen. */
 function resultOf(row: FeatureRow, part: ResultParts): FeatureSearchResult {
   // An archived flag is in `archived` from its archive on, read from the flag as on its lifecycle
   // (docs/flag-model.md#lifecycle-and-last-seen); the stages before stay for the filters.
   const lifecycle = row.archived_at ? { stage: "archived", status: null, entered_at: row.archived_at } : part.stage;
-  return {
+  return Object.freeze({
     name: row.name,
     description: row.description,
     type: row.type,
@@ -145,7 +146,7 @@ function resultOf(row: FeatureRow, part: ResultParts): FeatureSearchResult {
           },
         }
       : {}),
-  };
+  });
 }
 
 /**

@@ -114,12 +114,13 @@ export async function searchFeatures(
     const first = rows[0];
     if (first) return { features: await searchResultsFor(db, rows), total: Number(first.matching) };
     // No row carries the count: nothing matches, the page is past the last, or the tags' carriers
-    // were too many to list. The total tells which; only an empty first page of listed terms is 0.
+    // were too many to list. The total tells which (the open page asked beside it, kept only before
+    // the total); only an empty first page of listed terms is 0.
     const offset = query?.offset ?? 0;
     if (offset === 0 && !openPage) return { features: [], total: 0 };
-    const count = Number((await total.executeTakeFirstOrThrow()).total);
-    const open = openPage && offset < count ? await openPage.execute() : [];
-    return { features: await searchResultsFor(db, open), total: count };
+    const [counted, open] = await Promise.all([total.executeTakeFirstOrThrow(), openPage ? openPage.execute() : []]);
+    const count = Number(counted.total);
+    return { features: await searchResultsFor(db, offset < count ? open : []), total: count };
   }
   const [rows, count] = await Promise.all([page.execute(), total.executeTakeFirstOrThrow()]);
   return { features: await searchResultsFor(db, rows), total: Number(count.total) };
