@@ -37,6 +37,7 @@ const FEATURE_COLUMNS = [
  * read by the page itself), the page counts them too and the total is run only when it answers no
  * row (docs/search.md#one-statement-when-listed). A page that reads the carriers answers no row when
  * there are more than LISTED_MATCHES: `openPage` is then the page (docs/search.md#carriers-in-the-page).
+ * The total and the open page are built only when called.
  * A bounded page runs as a prepared statement (docs/search.md#prepared-search-statements).
  */
 export async function featureSearchStatements(db: Kysely<Database>, query: FeatureSearchQuery) {
@@ -92,11 +93,13 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
   const bounded = (matches !== undefined && "names" in matches) || listing;
   // Every matching row is read to sort them anyway: counting them on the way costs nothing more.
   const page = ordered(listing).$if(bounded, (qb) => qb.select(sql<string>`count(*) over ()`.as("matching")));
-  const openPage = listing ? ordered(false) : undefined;
-  const total = db
-    .selectFrom("features")
-    .where((eb) => eb.and(featureSearchConditions(eb, q, matches)))
-    .select((eb) => eb.fn.countAll<string>().as("total"));
+  // Built when asked for: a listed search that answers its page runs neither.
+  const openPage = listing ? () => ordered(false) : undefined;
+  const total = () =>
+    db
+      .selectFrom("features")
+      .where((eb) => eb.and(featureSearchConditions(eb, q, matches)))
+      .select((eb) => eb.fn.countAll<string>().as("total"));
   return { page, openPage, total, bounded };
 }
 
@@ -118,10 +121,10 @@ export async function searchFeatures(
     // the total); only an empty first page of listed terms is 0.
     const offset = query?.offset ?? 0;
     if (offset === 0 && !openPage) return { features: [], total: 0 };
-    const [counted, open] = await Promise.all([total.executeTakeFirstOrThrow(), openPage ? openPage.execute() : []]);
+    const [counted, open] = await Promise.all([total().executeTakeFirstOrThrow(), openPage ? openPage().execute() : []]);
     const count = Number(counted.total);
     return { features: await searchResultsFor(db, offset < count ? open : []), total: count };
   }
-  const [rows, count] = await Promise.all([page.execute(), total.executeTakeFirstOrThrow()]);
+  const [rows, count] = await Promise.all([page.execute(), total().executeTakeFirstOrThrow()]);
   return { features: await searchResultsFor(db, rows), total: Number(count.total) };
 }
