@@ -16,6 +16,8 @@ export interface FeatureTable {
   potentially_stale: ColumnType<boolean, boolean | undefined, boolean>;
   /** When an SDK last reported evaluating it, in any environment. */
   last_seen_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Its tags as `type:value`, sorted: written by trigger from feature_tags, read by search (docs/search.md#tag-keys). */
+  tag_keys: ColumnType<string[], never, never>;
 }
 
 /**

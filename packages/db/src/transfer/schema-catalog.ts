@@ -22,6 +22,9 @@ export interface CatalogTable {
  */
 const NOT_CARRIED = new Set(["kysely_migration", "kysely_migration_lock", "feature_search_stamps", "feature_search_epoch"]);
 
+/** Columns not carried for the same reason: a flag's tag keys are written by trigger as its tags are imported (docs/search.md#tag-keys). */
+const DERIVED_COLUMNS = new Set(["features.tag_keys"]);
+
 /**
  * The tables of the current schema as the database itself describes them, parents before the
  * tables whose foreign keys point at them, so that what later migrations add is included as is.
@@ -51,7 +54,7 @@ export async function readSchemaCatalog(db: Kysely<any>): Promise<CatalogTable[]
 
   const tables = new Map<string, CatalogTable>();
   for (const row of columns) {
-    if (NOT_CARRIED.has(row.table)) continue;
+    if (NOT_CARRIED.has(row.table) || DERIVED_COLUMNS.has(`${row.table}.${row.column}`)) continue;
     const table = tables.get(row.table) ?? { name: row.table, columns: [], primaryKey: [] };
     table.columns.push({ name: row.column, type: row.type, identity: row.identity });
     tables.set(row.table, table);

@@ -116,16 +116,29 @@ export function termMatches(db: Kysely<Database>, terms: SearchTerm[]) {
 /** What the query's terms matched: the names, when few enough to list, or else the statement that finds them. */
 export type TermMatches = { names: string[] } | { all: ReturnType<typeof termMatches> };
 
-/** The rows of feature_tags that carry any of the tags (their index by tag); a flag carrying two of them has two. */
-export function tagCarriers(db: Kysely<Database>, tags: { type: string; value: string }[]) {
-  return db
-    .selectFrom("feature_tags as ft")
-    .select("ft.feature_name")
-    .where((w) => w.or(tags.map((t) => w.and([w("ft.tag_type", "=", t.type), w("ft.tag_value", "=", t.value)]))));
+/** A tag as its flags' `tag_keys` hold it (docs/search.md#tag-keys). */
+const tagKey = (t: { type: string; value: string }) => `${t.type}:${t.value}`;
+
+/**
+ * The flags that a tag filter keeps, by their `tag_keys` (GIN-indexed): carrying any of its tags,
+ * none, all, or not all (docs/search.md#tag-keys).
+ */
+export function tagCondition(filter: SetFilter<unknown>): RawBuilder<SqlBool> {
+  const keys = (filter.values as { type: string; value: string }[]).map(tagKey);
+  switch (filter.mode) {
+    case "any":
+      return sql<SqlBool>`features.tag_keys && ${keys}::text[]`;
+    case "none":
+      return sql<SqlBool>`not (features.tag_keys && ${keys}::text[])`;
+    case "all":
+      return sql<SqlBool>`features.tag_keys @> ${keys}::text[]`;
+    case "not-all":
+      return sql<SqlBool>`not (features.tag_keys @> ${keys}::text[])`;
+  }
 }
 
-/** The name of the page's common table of a tag filter's first carriers, when they are listed (docs/search.md#carriers-in-the-page). */
-export const LISTED_CARRIERS = "search_carriers";
+/** Whether a tag filter keeps few flags, read from the index of tag keys first (any or all of its tags): else the other filters decide. */
+export const tagsNarrow = (filter: SetFilter<unknown> | undefined): boolean => filter?.mode === "any" || filter?.mode === "all";
 
 /** The flags of these names: one array parameter, however many (docs/search.md#indexes). */
 const namedIn = (names: string[]): Expression<SqlBool> =>
@@ -133,10 +146,9 @@ const namedIn = (names: string[]): Expression<SqlBool> =>
 
 /**
  * Every condition of the search's filters, to be ANDed. `matches` are what the query's terms
- * matched. `listedCarriers`, for a tag filter of any of its tags: the flags are those of the
- * statement's LISTED_CARRIERS table (at most `listedCarriers` rows, else the statement answers no row).
+ * matched. `tagsRead`: the rows are the tag filter's carriers already, and its condition is left out.
  */
-export function featureSearchConditions(eb: FeaturesEb, q: Query, matches?: TermMatches, listedCarriers?: number): Expression<SqlBool>[] {
+export function featureSearchConditions(eb: FeaturesEb, q: Query, matches?: TermMatches, tagsRead = false): Expression<SqlBool>[] {
   const conditions = archivedAndLifecycle(eb, q);
   // The names themselves when they are few: the planner then knows how many, and looks them up
   // by primary key (docs/search.md#indexes).
@@ -166,28 +178,8 @@ export function featureSearchConditions(eb: FeaturesEb, q: Query, matches?: Term
     const by = eb.fn.coalesce(eb(creatorId(eb), "in", ids), sql<boolean>`false`);
     conditions.push(q.createdBy.include ? eb(by, "=", true) : eb(by, "=", false));
   }
-  if (q.tag) {
-    const tags = q.tag.values as { type: string; value: string }[];
-    const carriers = eb
-      .selectFrom("feature_tags as ft")
-      .select("ft.feature_name")
-      .where((w) => w.or(tags.map((t) => w.and([w("ft.tag_type", "=", t.type), w("ft.tag_value", "=", t.value)]))));
-    // Carriers of any tag read by primary key, from an array the statement builds first
-    // (docs/search.md#indexes): its listed ones, when no more than the limit, are the common table's.
-    if (q.tag.mode === "any") {
-      if (listedCarriers === undefined) conditions.push(sql<SqlBool>`features.name = any(array(${carriers.distinct()}))`);
-      else {
-        const listed = sql.table(LISTED_CARRIERS);
-        conditions.push(
-          sql<SqlBool>`(select count(*) from ${listed}) <= ${sql.lit(listedCarriers)}`,
-          sql<SqlBool>`features.name = any(array(select feature_name from ${listed}))`,
-        );
-      }
-    } else
-      conditions.push(
-        carried(eb, q.tag, (all) => (all ? carriers.groupBy("ft.feature_name").having(sql`count(*)`, "=", tags.length) : carriers)),
-      );
-  }
+  // Left out where the statement read the tags' carriers first (docs/search.md#tag-keys).
+  if (q.tag && !tagsRead) conditions.push(tagCondition(q.tag));
   if (q.segment) {
     const names = q.segment.values as string[];
     conditions.push(
