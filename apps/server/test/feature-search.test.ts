@@ -314,7 +314,10 @@ test("tag: INCLUDE, INCLUDE_ANY_OF, INCLUDE_ALL_OF, DO_NOT_INCLUDE, EXCLUDE_IF_A
   await sql`delete from tag_types where name = 'team'`.execute(db);
   assert.equal(await q("INCLUDE_ANY_OF:team:x,team:a:b"), []);
   assert.equal(await q("EXCLUDE_IF_ANY_OF:simple:x"), [none, teamX, xy]);
-  const stored = await sql<{ name: string; tag_keys: string[] }>`select name, tag_keys from features where project_id = ${p} order by name`.execute(db);
+  const stored = await sql<{
+    name: string;
+    tag_keys: string[];
+  }>`select name, tag_keys from features where project_id = ${p} order by name`.execute(db);
   assert.equal(stored.rows, [
     { name: none, tag_keys: [] },
     { name: teamX, tag_keys: [] },
@@ -783,7 +786,12 @@ test("at 100,000 flags the common searches, and what their pages show, are read 
           `tags of ${JSON.stringify(params)}, generic plan:\n${text}`,
         );
       // By primary key, or nothing when the terms found nothing.
-      else assert.match(text, /Index Cond: .*name = ANY \(\$\d+\)|One-Time Filter: false/, `page of ${JSON.stringify(params)}, generic plan:\n${text}`);
+      else
+        assert.match(
+          text,
+          /Index Cond: .*name = ANY \(\$\d+\)|One-Time Filter: false/,
+          `page of ${JSON.stringify(params)}, generic plan:\n${text}`,
+        );
     }
   }
   assert.is(listed, 6, "the searches whose matches are listed: three queries and three of tags");

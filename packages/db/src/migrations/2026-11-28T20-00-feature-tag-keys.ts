@@ -36,7 +36,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       end
       $$`.execute(db);
     const referencing =
-      event === "insert" ? "new table as changed" : event === "delete" ? "old table as changed" : "old table as changed_before new table as changed";
+      event === "insert"
+        ? "new table as changed"
+        : event === "delete"
+          ? "old table as changed"
+          : "old table as changed_before new table as changed";
     await sql`create trigger ${sql.raw(`feature_tags_tag_keys_${event}`)} after ${sql.raw(event)} on feature_tags
               referencing ${sql.raw(referencing)}
               for each statement execute function ${sql.raw(`vexil_tag_keys_${event}`)}()`.execute(db);

@@ -47,7 +47,11 @@ export interface FeatureSearchResult {
  * A page's row: the flag's columns (but its tag keys, which only the statements read) and the
  * stamps it is read under, the same on every row (docs/search.md#result-stamps).
  */
-type FeatureRow = Omit<Selectable<Database["features"]>, "tag_keys"> & { search_stamp: string | null; search_epoch: string | null; searched_at: Date };
+type FeatureRow = Omit<Selectable<Database["features"]>, "tag_keys"> & {
+  search_stamp: string | null;
+  search_epoch: string | null;
+  searched_at: Date;
+};
 
 /** What a result shows of a flag beyond its own columns: read over a page's names, or kept (docs/search.md#result-stamps). */
 interface ResultParts {

@@ -62,10 +62,12 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
   const carriersFirst = tagFilter !== undefined && tagsNarrow(tagFilter);
   const from = carriersFirst
     ? // The common table is read as `features`, with the same columns: the builder is typed as that table.
-      (db.with(
-        (cte) => cte(TAG_CARRIERS).materialized(),
-        () => db.selectFrom("features").select(FEATURE_COLUMNS).where(tagCondition(tagFilter)),
-      ) as unknown as QueryCreator<Database>).selectFrom(sql<Database["features"]>`${sql.table(TAG_CARRIERS)}`.as("features"))
+      (
+        db.with(
+          (cte) => cte(TAG_CARRIERS).materialized(),
+          () => db.selectFrom("features").select(FEATURE_COLUMNS).where(tagCondition(tagFilter)),
+        ) as unknown as QueryCreator<Database>
+      ).selectFrom(sql<Database["features"]>`${sql.table(TAG_CARRIERS)}`.as("features"))
     : db.selectFrom("features");
   const matching = from.where((eb) => eb.and(featureSearchConditions(eb, q, matches, carriersFirst)));
   // Sorting by an environment joins its rows, rather than asking for each flag in turn.
