@@ -18,7 +18,9 @@ export interface TaggedFeature {
 
 /**
  * Holds the flags until the transaction ends (so none is archived or deleted while its tags
- * change), in name order so that two writes over the same flags cannot deadlock.
+ * change), in name order so that two writes over the same flags cannot deadlock. Locked for
+ * update, not shared: the tags' trigger writes each flag's row (its tag keys,
+ * docs/search.md#tag-keys), and two writes holding a shared lock would each wait for the other's.
  */
 async function lockFeatures(trx: Transaction<Database>, names: readonly string[]): Promise<Map<string, TaggedFeature>> {
   if (names.length === 0) return new Map();
@@ -27,7 +29,7 @@ async function lockFeatures(trx: Transaction<Database>, names: readonly string[]
     .select(["name", "project_id", "archived_at"])
     .where("name", "in", names)
     .orderBy("name")
-    .forShare()
+    .forNoKeyUpdate()
     .execute();
   return new Map(rows.map((r) => [r.name, { name: r.name, project: r.project_id, archived: r.archived_at !== null }]));
 }
