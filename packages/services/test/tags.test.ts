@@ -24,6 +24,7 @@ import {
   ValidationError,
   validateTagType,
 } from "../src/index.ts";
+import { storeLastSeen } from "../src/client-metrics/store-last-seen.ts";
 import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 
@@ -412,6 +413,49 @@ test("concurrent bulk writes of the same new tags, in opposite orders, all succe
     const events = await eventsAfter(before.lastEvent);
     assert.is(events.filter((e) => e.type === "tag-created").length, 2);
     assert.is(events.filter((e) => e.type === "feature-tagged").length, 4);
+  }
+});
+
+test("a tag or a tag type deleted while its flags are tagged and seen by SDKs: every write succeeds, and the flags' tag keys follow", async () => {
+  // The deletion cascades to the flags' rows of feature_tags, whose trigger writes the flags' tag
+  // keys (docs/search.md#tag-keys): it locks the flags first, as their other writers do.
+  for (let round = 0; round < 5; round++) {
+    const type = unique("gone-type");
+    await createTagType(db, null, { name: type });
+    const doomed = { type: "simple", value: unique("gone") };
+    await updateProjectFeatureTags(db, carol, "default", {
+      features: ["checkout", "search"],
+      tags: { addedTags: [doomed, { type, value: "v1" }], removedTags: [] },
+    });
+    const kept = { type: "team", value: unique("kept") };
+    const seenAt = new Date(Date.now() + round * 1000);
+    await Promise.all([
+      deleteTag(db, carol, doomed),
+      write((trx) =>
+        storeLastSeen(trx, [
+          { featureName: "search", environment: "development", seenAt },
+          { featureName: "checkout", environment: "development", seenAt },
+        ]),
+      ),
+      removeFeatureTag(db, carol, "search", doomed),
+      deleteTagType(db, carol, type),
+      removeFeatureTag(db, carol, "checkout", { type, value: "v1" }),
+      updateProjectFeatureTags(db, carol, "default", { features: ["search", "checkout"], tags: { addedTags: [kept], removedTags: [] } }),
+    ]);
+    const keys = await db
+      .selectFrom("features")
+      .select(["name", "tag_keys"])
+      .where("name", "in", ["checkout", "search"])
+      .orderBy("name")
+      .execute();
+    for (const { name, tag_keys } of keys) {
+      const tags = (await listFeatureTags(db, name)).map((t) => `${t.type}:${t.value}`).sort();
+      assert.equal(tag_keys, tags, name);
+      assert.ok(
+        tags.includes(`team:${kept.value}`) && !tags.includes(`simple:${doomed.value}`) && !tags.some((t) => t.startsWith(`${type}:`)),
+        name,
+      );
+    }
   }
 });
 

@@ -58,8 +58,10 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
   const tagFilter = q.tag;
   // The carriers of the tags first, whole rows, from the index of tag keys: the other filters and
   // the order then read those rows alone. Materialized: inlined, a generic plan walks the order's
-  // index over every flag, filtering (docs/search.md#tag-keys).
-  const carriersFirst = tagFilter !== undefined && tagsNarrow(tagFilter);
+  // index over every flag, filtering (docs/search.md#tag-keys). Not where the terms listed their
+  // few matches: those are read by primary key, and their tags checked on the way.
+  const namesListed = matches !== undefined && "names" in matches;
+  const carriersFirst = tagFilter !== undefined && tagsNarrow(tagFilter) && !namesListed;
   const from = carriersFirst
     ? // The common table is read as `features`, with the same columns: the builder is typed as that table.
       (
@@ -82,7 +84,7 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
         join.onRef("sort_pe.project_id", "=", "features.project_id").on("sort_pe.environment_name", "=", environment),
       );
   });
-  const bounded = (matches !== undefined && "names" in matches) || carriersFirst;
+  const bounded = namesListed || carriersFirst;
   const pageOf = (limit: number, offset: number) =>
     featureSearchOrder(q)
       .reduce((rows, order) => rows.orderBy(order), joined.select(FEATURE_COLUMNS))

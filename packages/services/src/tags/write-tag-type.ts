@@ -6,6 +6,7 @@ import { parseInput } from "../errors/parse-input.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 import { tagTypeNotFound } from "./list-tag-types.ts";
+import { lockCarriers } from "./write-tag.ts";
 import { type TagType, tagTypeChangesSchema, tagTypeFromRow, tagTypeInputSchema } from "./tag-type.ts";
 
 const nameTaken = (name: string) => new NameExistsError(`There already exists a tag-type with the name ${name}`);
@@ -66,6 +67,7 @@ export async function updateTagType(db: Kysely<Database>, by: Principal | null, 
 /** Deletes a tag type with its tags, which every flag loses (as in Unleash). */
 export async function deleteTagType(db: Kysely<Database>, by: Principal | null, name: string): Promise<void> {
   return inTransaction(db, async (trx) => {
+    await lockCarriers(trx, name);
     const row = await trx
       .deleteFrom("tag_types")
       .where("name", "=", name)

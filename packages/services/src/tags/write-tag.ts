@@ -25,9 +25,32 @@ export async function createTag(db: Kysely<Database>, by: Principal | null, inpu
   });
 }
 
+/**
+ * Locks the flags that carry the tags of a type (or one of its tags), in name order, before the
+ * tags are deleted: the deletion cascades to their rows of feature_tags, whose trigger writes each
+ * flag's tag keys (docs/search.md#tag-keys). Taken first, as every other writer of a flag takes it,
+ * so that the cascade never waits for a flag while holding what that flag's writer waits for.
+ */
+export async function lockCarriers(trx: Transaction<Database>, type: string, value?: string): Promise<void> {
+  await trx
+    .selectFrom("features")
+    .select("name")
+    .where("name", "in", (eb) =>
+      eb
+        .selectFrom("feature_tags")
+        .select("feature_name")
+        .where("tag_type", "=", type)
+        .$if(value !== undefined, (qb) => qb.where("tag_value", "=", value as string)),
+    )
+    .orderBy("name")
+    .forNoKeyUpdate()
+    .execute();
+}
+
 /** Deletes a tag, which every flag loses (as in Unleash); an unknown tag is a 404 (Unleash answers 200). */
 export async function deleteTag(db: Kysely<Database>, by: Principal | null, tag: Tag): Promise<void> {
   return inTransaction(db, async (trx) => {
+    await lockCarriers(trx, tag.type, tag.value);
     const row = await trx
       .deleteFrom("tags")
       .where("type", "=", tag.type)
