@@ -69,7 +69,9 @@ export async function importFacts(db: Kysely<Database>, by: Principal | null, in
   const newTagTypes = unique(
     (data.tagTypes ?? []).map((t) => t.name).filter((t) => usedTagTypes.has(t) && !tagTypes.some((known) => known.name === t)),
   );
-  const existingFeatures = live.filter((r) => r.project_id === project).map((r) => r.name);
+  // In the document's order, not the table's (which moves as rows are updated).
+  const inProject = new Set(live.filter((r) => r.project_id === project).map((r) => r.name));
+  const existingFeatures = unique(names.filter((n) => inProject.has(n)));
   const strategiesStored = existingFeatures.length
     ? await db
         .selectFrom("feature_strategies")
