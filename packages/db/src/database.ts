@@ -15,6 +15,7 @@ import type {
   FeatureLifecycleTable,
   FeatureSearchEpochTable,
   FeatureSearchStampTable,
+  FeatureSearchTermsGenerationTable,
   FeatureTable,
   FeatureTypeTable,
 } from "./tables/feature.table.ts";
@@ -47,6 +48,7 @@ export interface Database {
   features: FeatureTable;
   feature_search_epoch: FeatureSearchEpochTable;
   feature_search_stamps: FeatureSearchStampTable;
+  feature_search_terms_generation: FeatureSearchTermsGenerationTable;
   feature_environments: FeatureEnvironmentTable;
   banners: BannerTable;
   users: UserTable;

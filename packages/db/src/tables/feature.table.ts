@@ -34,6 +34,11 @@ export interface FeatureSearchEpochTable {
   epoch: ColumnType<string, never, never>;
 }
 
+/** The generation of what search terms match (names, descriptions, tag values; docs/search.md#terms-kept): one row. */
+export interface FeatureSearchTermsGenerationTable {
+  generation: ColumnType<string, never, never>;
+}
+
 /** What a feature holds in one environment; a missing row means the defaults (off, no variants). */
 export interface FeatureEnvironmentTable {
   feature_name: string;

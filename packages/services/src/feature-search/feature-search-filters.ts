@@ -101,16 +101,28 @@ function holds<DB, TB extends keyof DB>(w: ExpressionBuilder<DB, TB>, column: Ra
 
 /** The flags whose name, description or a tag's value holds one of the terms (pg_trgm's indexes). */
 export function termMatches(db: Kysely<Database>, terms: SearchTerm[]) {
+  const { byText, byTag } = termSides(db, terms);
+  // A union, not an OR with a sub-select: each side is read from its own index.
+  return byText.select("t.name as feature_name").union(byTag.select("ft.feature_name"));
+}
+
+/**
+ * The same flags, each with the terms' generation read in the same statement (the same snapshot),
+ * under which what they matched may be kept (docs/search.md#terms-kept).
+ */
+export function termLookup(db: Kysely<Database>, terms: SearchTerm[]) {
+  const { byText, byTag } = termSides(db, terms);
+  const generation = sql<string>`(select generation from feature_search_terms_generation)`.as("generation");
+  return byText.select(["t.name as feature_name", generation]).union(byTag.select(["ft.feature_name", generation]));
+}
+
+/** The two sides of a terms' look-up: names and descriptions, and tag values. */
+function termSides(db: Kysely<Database>, terms: SearchTerm[]) {
   const byText = db
     .selectFrom("features as t")
-    .select("t.name as feature_name")
     .where((w) => w.or(terms.flatMap((t) => [holds(w, sql.ref("t.name"), t), holds(w, sql.ref("t.description"), t)])));
-  const byTag = db
-    .selectFrom("feature_tags as ft")
-    .select("ft.feature_name")
-    .where((w) => w.or(terms.map((t) => holds(w, sql.ref("ft.tag_value"), t))));
-  // A union, not an OR with a sub-select: each side is read from its own index.
-  return byText.union(byTag);
+  const byTag = db.selectFrom("feature_tags as ft").where((w) => w.or(terms.map((t) => holds(w, sql.ref("ft.tag_value"), t))));
+  return { byText, byTag };
 }
 
 /** What the query's terms matched: the names, when few enough to list, or else the statement that finds them. */

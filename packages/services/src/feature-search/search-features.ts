@@ -6,11 +6,13 @@ import {
   type TermMatches,
   tagCondition,
   tagsNarrow,
+  termLookup,
   termMatches,
 } from "./feature-search-filters.ts";
 import { type FeatureSearchQuery, SEARCH_LIMIT_DEFAULT } from "./feature-search-query.ts";
 import { rarePart, trigramCounts } from "./rare-part.ts";
 import { type FeatureSearchResult, searchResultsFor } from "./feature-search-result.ts";
+import { termsCacheOf, termsKey } from "./kept-terms.ts";
 
 /** Most names a query's terms may match and still be listed in the statements (docs/search.md#indexes). */
 const LISTED_MATCHES = 1000;
@@ -40,20 +42,40 @@ const TAG_CARRIERS = "search_carriers";
  * first by the page from the index of tag keys), the page counts them too, and past the last page
  * `first` (the same statement, its first row) counts them: no total runs
  * (docs/search.md#one-statement-when-listed). The total is built only when called. A bounded page
- * runs as a prepared statement (docs/search.md#prepared-search-statements).
+ * runs as a prepared statement (docs/search.md#prepared-search-statements). With `terms` "kept",
+ * the names the same terms matched before are taken instead of a look-up, if kept: the page must
+ * then read `keptGeneration` for them to hold (docs/search.md#terms-kept).
  */
-export async function featureSearchStatements(db: Kysely<Database>, query: FeatureSearchQuery) {
+export async function featureSearchStatements(db: Kysely<Database>, query: FeatureSearchQuery, terms: "kept" | "fresh" = "kept") {
   const q = query ?? {};
   let matches: TermMatches | undefined;
+  // The generation the page must read for the kept names to be those the terms match now.
+  let keptGeneration: string | undefined;
   if (q.query?.length) {
-    const counts = await trigramCounts(db);
-    const all = termMatches(
-      db,
-      q.query.map((term) => ({ term, part: rarePart(term, counts) })),
-    );
-    // Not prepared: planned for its patterns, it may read the table where a part is in most names (docs/search.md#rare-part).
-    const found = await all.limit(LISTED_MATCHES + 1).execute();
-    matches = found.length <= LISTED_MATCHES ? { names: found.map((m) => m.feature_name) } : { all };
+    const key = termsKey(q.query);
+    const kept = terms === "kept" ? termsCacheOf(db).get(key) : undefined;
+    if (kept) {
+      matches = { names: kept.names };
+      keptGeneration = kept.generation;
+    } else {
+      const counts = await trigramCounts(db);
+      const searchTerms = q.query.map((term) => ({ term, part: rarePart(term, counts) }));
+      // Not prepared: planned for its patterns, it may read the table where a part is in most names (docs/search.md#rare-part).
+      const found = await termLookup(db, searchTerms)
+        .limit(LISTED_MATCHES + 1)
+        .execute();
+      const cache = termsCacheOf(db);
+      if (found.length > LISTED_MATCHES) {
+        matches = { all: termMatches(db, searchTerms) };
+        cache.forget(key);
+      } else {
+        const names = [...new Set(found.map((m) => m.feature_name))];
+        matches = { names };
+        // Nothing found is not kept: a page of no rows reads no generation to check it by.
+        if (found[0]) cache.set(key, found[0].generation, names);
+        else cache.forget(key);
+      }
+    }
   }
   const tagFilter = q.tag;
   // The carriers of the tags first, whole rows, from the index of tag keys: the other filters and
@@ -92,6 +114,8 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
         // The stamps its results are kept under, read with it (docs/search.md#result-stamps).
         sql<string | null>`(select s.stamp from feature_search_stamps s where s.feature_name = features.name)`.as("search_stamp"),
         sql<string | null>`(select epoch from feature_search_epoch limit 1)`.as("search_epoch"),
+        // The generation kept terms are checked by (docs/search.md#terms-kept).
+        sql<string | null>`(select generation from feature_search_terms_generation)`.as("search_terms_generation"),
         sql<Date>`statement_timestamp()`.as("searched_at"),
       ])
       .limit(limit)
@@ -106,20 +130,32 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
       .selectFrom("features")
       .where((eb) => eb.and(featureSearchConditions(eb, q, matches)))
       .select((eb) => eb.fn.countAll<string>().as("total"));
-  return { page, first, total, bounded };
+  return { page, first, total, bounded, keptGeneration };
 }
 
 /**
  * GET /api/admin/search/features: one page of the flags that match and their total, side by
  * side; only the page's flags are read further.
  */
-export async function searchFeatures(
+export function searchFeatures(
   db: Kysely<Database>,
   query: FeatureSearchQuery,
 ): Promise<{ features: FeatureSearchResult[]; total: number }> {
-  const { page, first, total, bounded } = await featureSearchStatements(db, query);
+  return searchWith(db, query, "kept");
+}
+
+/** The search, its query's matches taken from what was kept if any, or looked up. */
+async function searchWith(
+  db: Kysely<Database>,
+  query: FeatureSearchQuery,
+  terms: "kept" | "fresh",
+): Promise<{ features: FeatureSearchResult[]; total: number }> {
+  const { page, first, total, bounded, keptGeneration } = await featureSearchStatements(db, query, terms);
   if (bounded) {
     const rows = await executePrepared(db, page);
+    // Kept names serve only where the page read their generation: else the terms are looked up
+    // again, and the page read again over what they match now (docs/search.md#terms-kept).
+    if (keptGeneration !== undefined && rows[0]?.search_terms_generation !== keptGeneration) return searchWith(db, query, "fresh");
     if (rows[0]) return { features: await searchResultsFor(db, rows), total: Number(rows[0].matching) };
     // No row carries the count: nothing matches, or the page is past the last. An empty first page
     // is 0; past the last, the first page's row tells, from the same prepared statement.
