@@ -69,7 +69,8 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
         matches = { all: termMatches(db, searchTerms) };
         cache.forget(key);
       } else {
-        const names = [...new Set(found.map((m) => m.feature_name))];
+        // One row a flag: the union's rows differ by name alone, the generation being one read.
+        const names = found.map((m) => m.feature_name);
         matches = { names };
         // Nothing found is not kept: a page of no rows reads no generation to check it by.
         if (found[0]) cache.set(key, found[0].generation, names);
