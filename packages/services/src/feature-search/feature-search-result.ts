@@ -1,5 +1,5 @@
 import { type Database, preparedQuery } from "@vexil/db";
-import { type Kysely, type Selectable, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import { imageUrlFor } from "../users/user.ts";
 import { creatorId, STAGE_ORDER } from "./feature-search-filters.ts";
@@ -44,14 +44,24 @@ export interface FeatureSearchResult {
 }
 
 /**
- * A page's row: the flag's columns (but its tag keys, which only the statements read) and the
- * stamps it is read under, the same on every row (docs/search.md#result-stamps).
+ * A page's row: the flag's columns (but its tag keys, which only the statements read), its times
+ * as milliseconds (docs/search.md#times-as-milliseconds), and the stamps it is read under, the
+ * same on every row (docs/search.md#result-stamps).
  */
-type FeatureRow = Omit<Selectable<Database["features"]>, "tag_keys"> & {
+interface FeatureRow {
+  name: string;
+  project_id: string;
+  description: string | null;
+  type: string;
+  impression_data: boolean;
+  stale: boolean;
+  created_ms: number;
+  archived_ms: number | null;
+  last_seen_ms: number | null;
   search_stamp: string | null;
   search_epoch: string | null;
-  searched_at: Date;
-};
+  searched_ms: number;
+}
 
 /** What a result shows of a flag beyond its own columns: read over a page's names, or kept (docs/search.md#result-stamps). */
 interface ResultParts {
@@ -77,11 +87,13 @@ function showsRow(result: FeatureSearchResult, row: FeatureRow): boolean {
     result.project === row.project_id &&
     result.stale === row.stale &&
     result.impressionData === row.impression_data &&
-    timeOf(result.createdAt) === timeOf(row.created_at) &&
-    timeOf(result.archivedAt) === timeOf(row.archived_at) &&
-    timeOf(result.lastSeenAt) === timeOf(row.last_seen_at)
+    timeOf(result.createdAt) === row.created_ms &&
+    timeOf(result.archivedAt) === row.archived_ms &&
+    timeOf(result.lastSeenAt) === row.last_seen_ms
   );
 }
+
+const dateOfMillis = (millis: number | null): Date | null => (millis === null ? null : new Date(millis));
 
 /** JSON built by Postgres carries timestamps as text. */
 const dateOf = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
@@ -97,7 +109,7 @@ const dateOf = (value: string | Date | null): Date | null => (value === null ? n
 export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[]): Promise<FeatureSearchResult[]> {
   const first = rows[0];
   if (!first) return [];
-  const at: ResultStamps = { epoch: first.search_epoch, now: first.searched_at };
+  const at: ResultStamps = { epoch: first.search_epoch, now: first.searched_ms };
   const cache = resultCacheOf<ResultParts>(db);
   const parts = new Map<string, ResultParts>();
   const missing: FeatureRow[] = [];
@@ -127,7 +139,8 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
 function resultOf(row: FeatureRow, part: ResultParts): FeatureSearchResult {
   // An archived flag is in `archived` from its archive on, read from the flag as on its lifecycle
   // (docs/flag-model.md#lifecycle-and-last-seen); the stages before stay for the filters.
-  const lifecycle = row.archived_at ? { stage: "archived", status: null, entered_at: row.archived_at } : part.stage;
+  const archivedAt = dateOfMillis(row.archived_ms);
+  const lifecycle = archivedAt ? { stage: "archived", status: null, entered_at: archivedAt } : part.stage;
   return Object.freeze({
     name: row.name,
     description: row.description,
@@ -136,9 +149,9 @@ function resultOf(row: FeatureRow, part: ResultParts): FeatureSearchResult {
     stale: row.stale,
     favorite: false,
     impressionData: row.impression_data,
-    createdAt: row.created_at,
-    archivedAt: row.archived_at,
-    lastSeenAt: row.last_seen_at,
+    createdAt: new Date(row.created_ms),
+    archivedAt,
+    lastSeenAt: dateOfMillis(row.last_seen_ms),
     createdBy: part.createdBy,
     dependencyType: part.dependencyType,
     environments: part.environments,

@@ -8,7 +8,8 @@ import type { Kysely } from "kysely";
  */
 export interface ResultStamps {
   epoch: string | null;
-  now: Date;
+  /** In milliseconds since 1970. */
+  now: number;
 }
 
 interface Cached<T> {
@@ -36,7 +37,7 @@ export class ResultCache<T> {
   get(name: string, stamp: string, at: ResultStamps): T | undefined {
     const entry = this.#entries.get(name);
     if (!entry || at.epoch === null) return undefined;
-    return entry.stamp === stamp && entry.epoch === at.epoch && at.now.getTime() < entry.until ? entry.value : undefined;
+    return entry.stamp === stamp && entry.epoch === at.epoch && at.now < entry.until ? entry.value : undefined;
   }
 
   /**
@@ -46,7 +47,7 @@ export class ResultCache<T> {
   set(name: string, stamp: string, at: ResultStamps, value: T): void {
     if (at.epoch === null) return;
     this.#entries.delete(name);
-    const now = at.now.getTime();
+    const now = at.now;
     // Read in an hour's first second, the counts may hold the hour before (the clock is read to the
     // millisecond, Postgres's to the microsecond): kept for no search.
     const until = now % HOUR < 1000 ? 0 : now - (now % HOUR) + HOUR;

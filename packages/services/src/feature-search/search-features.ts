@@ -1,10 +1,10 @@
 import { type Database, executePrepared } from "@vexil/db";
-import { type Kysely, type QueryCreator, sql } from "kysely";
+import { type InferResult, type Kysely, type QueryCreator, sql } from "kysely";
 import {
+  carriersCondition,
   featureSearchConditions,
   featureSearchOrder,
   type TermMatches,
-  tagCondition,
   tagsNarrow,
   termLookup,
   termMatches,
@@ -12,6 +12,7 @@ import {
 import { type FeatureSearchQuery, SEARCH_LIMIT_DEFAULT } from "./feature-search-query.ts";
 import { rarePart, trigramCounts } from "./rare-part.ts";
 import { type FeatureSearchResult, searchResultsFor } from "./feature-search-result.ts";
+import { compiledPagesOf } from "./compiled-pages.ts";
 import { termsCacheOf, termsKey } from "./kept-terms.ts";
 
 /** Most names a query's terms may match and still be listed in the statements (docs/search.md#indexes). */
@@ -31,6 +32,26 @@ const FEATURE_COLUMNS = [
   "features.last_seen_at",
 ] as const;
 
+/** What the page reads of a flag's own columns besides its times, which it reads as milliseconds (millisOf). */
+const ROW_COLUMNS = [
+  "features.name",
+  "features.project_id",
+  "features.description",
+  "features.type",
+  "features.impression_data",
+  "features.stale",
+  "features.potentially_stale",
+] as const;
+
+/**
+ * A time as the milliseconds since 1970 that a Date holds (its microseconds dropped, as pg's own
+ * parse of the text drops them): a number is parsed at a fraction of the cost of a timestamp's
+ * text, which was the largest part of a page's parsing (docs/search.md#times-as-milliseconds).
+ * Truncated to the millisecond first, the seconds are a float8 within far less than half a
+ * millisecond of a whole count of them, which rounding gives exactly.
+ */
+const millisOf = (time: string) => sql<number>`round(date_part('epoch', date_trunc('milliseconds', ${sql.raw(time)})) * 1000)`;
+
 /** The page's common table of a tag filter's carriers, read as `features` (docs/search.md#tag-keys). */
 const TAG_CARRIERS = "search_carriers";
 
@@ -48,36 +69,48 @@ const TAG_CARRIERS = "search_carriers";
  */
 export async function featureSearchStatements(db: Kysely<Database>, query: FeatureSearchQuery, terms: "kept" | "fresh" = "kept") {
   const q = query ?? {};
-  let matches: TermMatches | undefined;
-  // The generation the page must read for the kept names to be those the terms match now.
-  let keptGeneration: string | undefined;
-  if (q.query?.length) {
-    const key = termsKey(q.query);
-    const kept = terms === "kept" ? termsCacheOf(db).get(key) : undefined;
-    if (kept) {
-      matches = { names: kept.names };
-      keptGeneration = kept.generation;
-    } else {
-      const counts = await trigramCounts(db);
-      const searchTerms = q.query.map((term) => ({ term, part: rarePart(term, counts) }));
-      // Not prepared: planned for its patterns, it may read the table where a part is in most names (docs/search.md#rare-part).
-      const found = await termLookup(db, searchTerms)
-        .limit(LISTED_MATCHES + 1)
-        .execute();
-      const cache = termsCacheOf(db);
-      if (found.length > LISTED_MATCHES) {
-        matches = { all: termMatches(db, searchTerms) };
-        cache.forget(key);
-      } else {
-        // One row a flag: the union's rows differ by name alone, the generation being one read.
-        const names = found.map((m) => m.feature_name);
-        matches = { names };
-        // Nothing found is not kept: a page of no rows reads no generation to check it by.
-        if (found[0]) cache.set(key, found[0].generation, names);
-        else cache.forget(key);
-      }
-    }
+  const { matches, keptGeneration } = await termsOf(db, q, terms);
+  return { ...statementsFor(db, q, matches), keptGeneration };
+}
+
+/**
+ * What the query's terms match, if it has any: the names kept for them (`keptGeneration` is then
+ * the generation the page must read for them to hold), or looked up (`generation`, read with them).
+ * Either way `generation` tells the terms' generation the names are of, when they are listed.
+ */
+async function termsOf(
+  db: Kysely<Database>,
+  q: NonNullable<FeatureSearchQuery>,
+  terms: "kept" | "fresh",
+): Promise<{ matches?: TermMatches; keptGeneration?: string; generation?: string }> {
+  if (!q.query?.length) return {};
+  const key = termsKey(q.query);
+  const kept = terms === "kept" ? termsCacheOf(db).get(key) : undefined;
+  if (kept) return { matches: { names: kept.names }, keptGeneration: kept.generation, generation: kept.generation };
+  const counts = await trigramCounts(db);
+  const searchTerms = q.query.map((term) => ({ term, part: rarePart(term, counts) }));
+  // Not prepared: planned for its patterns, it may read the table where a part is in most names (docs/search.md#rare-part).
+  const found = await termLookup(db, searchTerms)
+    .limit(LISTED_MATCHES + 1)
+    .execute();
+  const cache = termsCacheOf(db);
+  if (found.length > LISTED_MATCHES) {
+    cache.forget(key);
+    return { matches: { all: termMatches(db, searchTerms) } };
   }
+  // One row a flag: the union's rows differ by name alone, the generation being one read.
+  const names = found.map((m) => m.feature_name);
+  // Nothing found is not kept: a page of no rows reads no generation to check it by.
+  if (!found[0]) {
+    cache.forget(key);
+    return { matches: { names } };
+  }
+  cache.set(key, found[0].generation, names);
+  return { matches: { names }, generation: found[0].generation };
+}
+
+/** The statements of a search whose terms (if any) matched `matches`. */
+function statementsFor(db: Kysely<Database>, q: NonNullable<FeatureSearchQuery>, matches: TermMatches | undefined) {
   const tagFilter = q.tag;
   // The carriers of the tags first, whole rows, from the index of tag keys: the other filters and
   // the order then read those rows alone. Materialized: inlined, a generic plan walks the order's
@@ -90,7 +123,7 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
       (
         db.with(
           (cte) => cte(TAG_CARRIERS).materialized(),
-          () => db.selectFrom("features").select(FEATURE_COLUMNS).where(tagCondition(tagFilter)),
+          () => db.selectFrom("features").select(FEATURE_COLUMNS).where(carriersCondition(tagFilter)),
         ) as unknown as QueryCreator<Database>
       ).selectFrom(sql<Database["features"]>`${sql.table(TAG_CARRIERS)}`.as("features"))
     : db.selectFrom("features");
@@ -110,14 +143,17 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
   const bounded = namesListed || carriersFirst;
   const pageOf = (limit: number, offset: number) =>
     featureSearchOrder(q)
-      .reduce((rows, order) => rows.orderBy(order), joined.select(FEATURE_COLUMNS))
+      .reduce((rows, order) => rows.orderBy(order), joined.select(ROW_COLUMNS))
       .select([
+        millisOf("features.created_at").as("created_ms"),
+        sql<number | null>`${millisOf("features.archived_at")}`.as("archived_ms"),
+        sql<number | null>`${millisOf("features.last_seen_at")}`.as("last_seen_ms"),
         // The stamps its results are kept under, read with it (docs/search.md#result-stamps).
         sql<string | null>`(select s.stamp from feature_search_stamps s where s.feature_name = features.name)`.as("search_stamp"),
         sql<string | null>`(select epoch from feature_search_epoch limit 1)`.as("search_epoch"),
         // The generation kept terms are checked by (docs/search.md#terms-kept).
         sql<string | null>`(select generation from feature_search_terms_generation)`.as("search_terms_generation"),
-        sql<Date>`statement_timestamp()`.as("searched_at"),
+        millisOf("statement_timestamp()").as("searched_ms"),
       ])
       .limit(limit)
       .offset(offset)
@@ -131,7 +167,7 @@ export async function featureSearchStatements(db: Kysely<Database>, query: Featu
       .selectFrom("features")
       .where((eb) => eb.and(featureSearchConditions(eb, q, matches)))
       .select((eb) => eb.fn.countAll<string>().as("total"));
-  return { page, first, total, bounded, keptGeneration };
+  return { page, first, total, bounded };
 }
 
 /**
@@ -145,25 +181,51 @@ export function searchFeatures(
   return searchWith(db, query, "kept");
 }
 
+/** A page's row. */
+type PageRow = InferResult<ReturnType<typeof statementsFor>["page"]>[number];
+
+/**
+ * The key a search's page is kept compiled under, when its text and values follow from the query
+ * alone (no terms), or from the query and the generation its terms' listed names were read under
+ * (docs/search.md#compiled-pages); none otherwise.
+ */
+function pageKey(q: NonNullable<FeatureSearchQuery>, generation: string | undefined): string | undefined {
+  if (!q.query?.length) return `-${JSON.stringify(q)}`;
+  return generation === undefined ? undefined : `${generation}:${JSON.stringify(q)}`;
+}
+
 /** The search, its query's matches taken from what was kept if any, or looked up. */
 async function searchWith(
   db: Kysely<Database>,
   query: FeatureSearchQuery,
   terms: "kept" | "fresh",
 ): Promise<{ features: FeatureSearchResult[]; total: number }> {
-  const { page, first, total, bounded, keptGeneration } = await featureSearchStatements(db, query, terms);
-  if (bounded) {
-    const rows = await executePrepared(db, page);
-    // Kept names serve only where the page read their generation: else the terms are looked up
-    // again, and the page read again over what they match now (docs/search.md#terms-kept).
-    if (keptGeneration !== undefined && rows[0]?.search_terms_generation !== keptGeneration) return searchWith(db, query, "fresh");
-    if (rows[0]) return { features: await searchResultsFor(db, rows), total: Number(rows[0].matching) };
-    // No row carries the count: nothing matches, or the page is past the last. An empty first page
-    // is 0; past the last, the first page's row tells, from the same prepared statement.
-    if ((query?.offset ?? 0) === 0) return { features: [], total: 0 };
-    const [head] = await executePrepared(db, first());
-    return { features: [], total: head ? Number(head.matching) : 0 };
+  const q = query ?? {};
+  const { matches, keptGeneration, generation } = await termsOf(db, q, terms);
+  const key = pageKey(q, generation);
+  const pages = compiledPagesOf(db);
+  // A page made before is not built again: only pages that run prepared are kept (bounded).
+  let compiled = key === undefined ? undefined : pages.get<PageRow>(key);
+  let statements: ReturnType<typeof statementsFor> | undefined;
+  if (!compiled) {
+    statements = statementsFor(db, q, matches);
+    if (!statements.bounded) {
+      const { page, total } = statements;
+      const [rows, count] = await Promise.all([page.execute(), total().executeTakeFirstOrThrow()]);
+      return { features: await searchResultsFor(db, rows), total: Number(count.total) };
+    }
+    compiled = statements.page.compile();
+    if (key !== undefined) pages.set(key, compiled);
   }
-  const [rows, count] = await Promise.all([page.execute(), total().executeTakeFirstOrThrow()]);
-  return { features: await searchResultsFor(db, rows), total: Number(count.total) };
+  const page = compiled;
+  const rows = await executePrepared(db, { compile: () => page });
+  // Kept names serve only where the page read their generation: else the terms are looked up
+  // again, and the page read again over what they match now (docs/search.md#terms-kept).
+  if (keptGeneration !== undefined && rows[0]?.search_terms_generation !== keptGeneration) return searchWith(db, query, "fresh");
+  if (rows[0]) return { features: await searchResultsFor(db, rows), total: Number(rows[0].matching) };
+  // No row carries the count: nothing matches, or the page is past the last. An empty first page
+  // is 0; past the last, the first page's row tells, from the same prepared statement.
+  if ((query?.offset ?? 0) === 0) return { features: [], total: 0 };
+  const [head] = await executePrepared(db, (statements ?? statementsFor(db, q, matches)).first());
+  return { features: [], total: head ? Number(head.matching) : 0 };
 }
