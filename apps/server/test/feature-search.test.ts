@@ -657,7 +657,6 @@ test("who may search: any user and an admin token; SDK tokens are refused as on 
   assert.is(trpc.status, 200, JSON.stringify(trpc.json));
 });
 
-/** The generic plan of a statement (made without its parameters' values), as a prepared statement may settle on it. */
 /** EXECUTE takes no bind parameters: the values as literals. */
 const literal = (v: unknown): string =>
   Array.isArray(v)
@@ -688,6 +687,7 @@ async function plansChosen(compiled: { sql: string; parameters: readonly unknown
   });
 }
 
+/** The generic plan of a statement (made without its parameters' values), as a prepared statement may settle on it. */
 async function genericPlan(compiled: { sql: string; parameters: readonly unknown[] }): Promise<string> {
   return db.connection().execute(async (c) => {
     await sql`set plan_cache_mode = force_generic_plan`.execute(c);

@@ -133,33 +133,24 @@ const tagKey = (t: { type: string; value: string }) => `${t.type}:${t.value}`;
 
 /**
  * The flags that a tag filter keeps, by their `tag_keys` (GIN-indexed): carrying any of its tags,
- * none, all, or not all (docs/search.md#tag-keys).
- */
-function tagCondition(filter: SetFilter<unknown>): RawBuilder<SqlBool> {
-  const keys = (filter.values as { type: string; value: string }[]).map(tagKey);
-  switch (filter.mode) {
-    case "any":
-      return sql<SqlBool>`features.tag_keys && ${keys}::text[]`;
-    case "none":
-      return sql<SqlBool>`not (features.tag_keys && ${keys}::text[])`;
-    case "all":
-      return sql<SqlBool>`features.tag_keys @> ${keys}::text[]`;
-    case "not-all":
-      return sql<SqlBool>`not (features.tag_keys @> ${keys}::text[])`;
-  }
-}
-
-/**
- * The carriers of a narrow tag filter's tags (any or all of them), as the page reads them first
- * (docs/search.md#tag-keys). The keys are a subquery's value, which no plan can look into: a plan
- * made for them and the generic plan then estimate the carriers alike, and Postgres keeps the
+ * none, all, or not all (docs/search.md#tag-keys). `opaque`: the keys are a subquery's value, which
+ * no plan can look into, as the page that reads a tag filter's carriers first has them: a plan made
+ * for the values and the generic plan then estimate the carriers alike, and Postgres keeps the
  * generic plan after five runs rather than planning every search (docs/search.md#prepared-search-statements).
  */
-export function carriersCondition(filter: SetFilter<unknown>): RawBuilder<SqlBool> {
-  const keys = (filter.values as { type: string; value: string }[]).map(tagKey);
-  if (filter.mode === "any") return sql<SqlBool>`features.tag_keys && (select ${keys}::text[])`;
-  if (filter.mode === "all") return sql<SqlBool>`features.tag_keys @> (select ${keys}::text[])`;
-  throw new Error(`A tag filter of mode ${filter.mode} is not read by its carriers first`);
+export function tagCondition(filter: SetFilter<unknown>, opaque = false): RawBuilder<SqlBool> {
+  const values = (filter.values as { type: string; value: string }[]).map(tagKey);
+  const keys = opaque ? sql`(select ${values}::text[])` : sql`${values}::text[]`;
+  switch (filter.mode) {
+    case "any":
+      return sql<SqlBool>`features.tag_keys && ${keys}`;
+    case "none":
+      return sql<SqlBool>`not (features.tag_keys && ${keys})`;
+    case "all":
+      return sql<SqlBool>`features.tag_keys @> ${keys}`;
+    case "not-all":
+      return sql<SqlBool>`not (features.tag_keys @> ${keys})`;
+  }
 }
 
 /** Whether a tag filter keeps few flags, read from the index of tag keys first (any or all of its tags): else the other filters decide. */

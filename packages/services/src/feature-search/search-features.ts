@@ -1,10 +1,10 @@
 import { type Database, executePrepared } from "@vexil/db";
 import { type InferResult, type Kysely, type QueryCreator, sql } from "kysely";
 import {
-  carriersCondition,
   featureSearchConditions,
   featureSearchOrder,
   type TermMatches,
+  tagCondition,
   tagsNarrow,
   termLookup,
   termMatches,
@@ -123,7 +123,7 @@ function statementsFor(db: Kysely<Database>, q: NonNullable<FeatureSearchQuery>,
       (
         db.with(
           (cte) => cte(TAG_CARRIERS).materialized(),
-          () => db.selectFrom("features").select(FEATURE_COLUMNS).where(carriersCondition(tagFilter)),
+          () => db.selectFrom("features").select(FEATURE_COLUMNS).where(tagCondition(tagFilter, true)),
         ) as unknown as QueryCreator<Database>
       ).selectFrom(sql<Database["features"]>`${sql.table(TAG_CARRIERS)}`.as("features"))
     : db.selectFrom("features");
