@@ -138,6 +138,27 @@ test("import reproduces every row (ids, microsecond timestamps, jsonb, hashes), 
     assert.is(user.id, 3);
   }));
 
+test("after an import every table's statistics know its rows, as after pg_restore and ANALYZE", () =>
+  withTwoDatabases(async (source, target) => {
+    await populate(source);
+    await source.kysely.insertInto("features").values({ name: "search", project_id: "web" }).execute();
+    const known = () =>
+      sql<{ table: string; rows: number }>`
+        select relname as "table", reltuples::int as rows from pg_class
+        where oid in ('features'::regclass, 'events'::regclass, 'feature_tags'::regclass) order by 1`.execute(target.kysely);
+    // Never analyzed: -1, which the planner reads as a table as small as its pages.
+    assert.equal(
+      (await known()).rows.map((r) => r.rows),
+      [-1, -1, -1],
+    );
+    await importDatabase(target.kysely, readDocument(await exported(source)), () => {});
+    assert.equal((await known()).rows, [
+      { table: "events", rows: 1 },
+      { table: "feature_tags", rows: 2 },
+      { table: "features", rows: 2 },
+    ]);
+  }));
+
 test("import refuses a database that is not new, changing nothing", () =>
   withTwoDatabases(async (source, target) => {
     await populate(source);

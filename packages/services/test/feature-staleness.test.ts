@@ -4,6 +4,7 @@ import * as assert from "uvu/assert";
 import {
   createFeature,
   createProject,
+  featureSearchResultStatements,
   listFeatureTypes,
   markFeaturesStale,
   markPotentiallyStaleFlags,
@@ -299,6 +300,40 @@ test("projectHealthReport counts the flags that are not archived, as Unleash doe
     [],
   );
   await rejects(projectHealthReport(db, "ghost"), NotFoundError);
+});
+
+test("after a pass that marks many flags, a connection plans the search's reads of their events again", async () => {
+  await write((trx) => createProject(trx, null, { id: "planned", name: "Planned" }));
+  // The search's extras (tags, ..., creator), whose creator is read from the flag's events.
+  const { sql: extras } = featureSearchResultStatements(db, []).extras.compile();
+  // As autovacuum leaves a new instance's events: analyzed while they were few.
+  await sql`analyze events`.execute(db);
+  // One connection, holding a generic plan as each of the server's does after a few searches.
+  await db.connection().execute(async (conn) => {
+    await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
+    await sql.raw(`prepare planned_extras(text[]) as ${extras}`).execute(conn);
+    try {
+      const eventScans = async () => {
+        const { rows } = await sql<{ "QUERY PLAN": string }>`explain (costs off) execute planned_extras('{planned-1,planned-2}')`.execute(
+          conn,
+        );
+        return rows.map((r) => r["QUERY PLAN"].replace(/^\s*(->\s*)?/, "")).filter((line) => / on events\b/.test(line));
+      };
+      // While the events are few, reading all of them is the cheapest plan, and it is kept.
+      const before = await eventScans();
+      assert.ok(before.length > 0 && before.every((line) => line.startsWith("Seq Scan on events")), before.join("\n"));
+      await sql`insert into features (name, project_id, type, created_at)
+                select 'planned-' || g, 'planned', 'release', now() - interval '100 days' from generate_series(1, 2000) g`.execute(conn);
+      const changes = await markPotentiallyStaleFlags(conn);
+      assert.is(changes.on.filter((name) => name.startsWith("planned-")).length, 2000);
+      // 2,000 events more: kept, that plan would read them all for each flag of a page.
+      const after = await eventScans();
+      assert.ok(after.length > 0 && after.every((line) => !line.startsWith("Seq Scan")), after.join("\n"));
+    } finally {
+      await sql`deallocate planned_extras`.execute(conn);
+      await sql`reset plan_cache_mode`.execute(conn);
+    }
+  });
 });
 
 test("a pass that marks many flags leaves no pending list in the search indexes (searches read it whole)", async () => {

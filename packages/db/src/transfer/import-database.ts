@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { analyzeTables } from "../analyze-tables.ts";
 import type { Database } from "../database.ts";
 import { migrations } from "../migrations/index.ts";
 import { type CatalogTable, readSchemaCatalog } from "./schema-catalog.ts";
@@ -15,7 +16,7 @@ const BATCH_ROWS = 200;
  * the document's schema. Ids are kept, and identity sequences continue after them.
  */
 export async function importDatabase(db: Kysely<Database>, document: TransferDocument, progress: (line: string) => void): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  const tables = await db.transaction().execute(async (trx) => {
     refuseOtherSchema(document.header, await schemaVersion(trx), "this database");
     const catalog = await readSchemaCatalog(trx);
     const byName = matchTables(catalog, document);
@@ -29,7 +30,11 @@ export async function importDatabase(db: Kysely<Database>, document: TransferDoc
       await continueIdentities(trx, table);
       progress(`${table.name}: ${rows.rows.length} row${rows.rows.length === 1 ? "" : "s"}`);
     }
+    return catalog.map((table) => table.name);
   });
+  // As after pg_restore: the tables were near empty when last analyzed, and every connection would
+  // keep planning them so (docs/search.md#statistics-after-bulk-writes).
+  await analyzeTables(db, tables);
 }
 
 /** The document must hold exactly this database's tables, each with exactly its columns. */

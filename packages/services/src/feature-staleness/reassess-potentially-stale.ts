@@ -1,11 +1,15 @@
-import { type Database, flushSearchPendingLists } from "@vexil/db";
+import { analyzeTables, type Database, flushSearchPendingLists } from "@vexil/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { appendEvents } from "../events/append-event.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 
 // Any constant that no other part of Vexil uses as an advisory lock key.
 const POTENTIALLY_STALE_LOCK_KEY = 7_401_341;
-/** Flags changed in one pass from which the search indexes' pending lists are flushed after it (docs/search.md#pending-list). */
+/**
+ * Flags changed in one pass from which the search indexes' pending lists are flushed after it, and
+ * the statistics of the tables it wrote gathered (docs/search.md#pending-list,
+ * docs/search.md#statistics-after-bulk-writes).
+ */
 const FLUSH_SEARCH_AT = 100;
 
 /** Flags whose potentially-stale mark changed in one pass. */
@@ -15,8 +19,8 @@ export interface PotentiallyStaleChanges {
   /** No longer (their type's lifetime was raised or removed): no event, as in Unleash. */
   off: string[];
   /**
-   * Why the search indexes' pending lists could not be flushed after a pass that changed many
-   * flags (the pass itself is committed; the lists then wait for VACUUM, as before).
+   * Why the search indexes' pending lists could not be flushed, or the statistics gathered, after a
+   * pass that changed many flags (the pass itself is committed; the lists then wait for VACUUM).
    */
   flushFailed?: string;
 }
@@ -65,12 +69,16 @@ export async function reassessPotentiallyStale(
 
 /**
  * Housekeeping's pass over every flag, in a transaction of its own; after a pass that changed
- * many flags, the search indexes' pending lists are flushed (docs/search.md#pending-list).
+ * many flags, the statistics of the flags and their events are gathered, so that no connection
+ * keeps plans made while the events were few, and the search indexes' pending lists are flushed
+ * (docs/search.md#statistics-after-bulk-writes, docs/search.md#pending-list).
  */
 export async function markPotentiallyStaleFlags(db: Kysely<Database>): Promise<PotentiallyStaleChanges> {
   const changes = await inTransaction(db, (trx) => reassessPotentiallyStale(trx));
   if (changes.on.length + changes.off.length < FLUSH_SEARCH_AT) return changes;
   try {
+    // First: where the role does not own the tables, ANALYZE skips them with a warning, the flush fails.
+    await analyzeTables(db, ["features", "events"]);
     await flushSearchPendingLists(db);
     return changes;
   } catch (error) {

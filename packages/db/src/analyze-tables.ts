@@ -1,0 +1,15 @@
+import { type Kysely, sql } from "kysely";
+import type { Database } from "./database.ts";
+
+/**
+ * Gathers the planner's statistics of `tables` now, for a writer that has just grown them by many
+ * rows at once (docs/search.md#statistics-after-bulk-writes). Until their next ANALYZE (autovacuum's,
+ * a minute or more later where it runs, never where it is off), every connection keeps the plans
+ * it made while they were small, a sequential scan of a table that is now large among them; ANALYZE
+ * makes every connection plan them again. A table the role does not own is skipped by Postgres with
+ * a warning, not an error, as VACUUM skips it.
+ */
+export async function analyzeTables(db: Kysely<Database>, tables: readonly string[]): Promise<void> {
+  if (tables.length === 0) return;
+  await sql`analyze ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);
+}
