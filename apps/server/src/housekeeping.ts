@@ -42,6 +42,11 @@ export function startHousekeeping(db: Kysely<Database>, log: Logger, policy: Hou
           { reason: staleness.value.flushFailed },
           "the search indexes' pending lists were left to VACUUM (docs/search.md#pending-list)",
         );
+      if (staleness.value.statisticsFailed)
+        log.warn(
+          { reason: staleness.value.statisticsFailed },
+          "the flags' and events' statistics were left to autovacuum (docs/search.md#statistics-after-bulk-writes)",
+        );
     }
     if (metrics.status === "fulfilled" && (metrics.value.hourlyRowsRolledUp || metrics.value.dailyRowsDeleted)) {
       log.info(metrics.value, "SDK metrics rolled up to days and pruned");

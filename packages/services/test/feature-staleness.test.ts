@@ -302,6 +302,7 @@ test("projectHealthReport counts the flags that are not archived, as Unleash doe
   await rejects(projectHealthReport(db, "ghost"), NotFoundError);
 });
 
+// Before the tests of passes over many flags, which analyze the events: this one needs them analyzed while few.
 test("after a pass that marks many flags, a connection plans the search's reads of their events again", async () => {
   await write((trx) => createProject(trx, null, { id: "planned", name: "Planned" }));
   // The search's extras (tags, ..., creator), whose creator is read from the flag's events.
@@ -310,9 +311,11 @@ test("after a pass that marks many flags, a connection plans the search's reads 
   await sql`analyze events`.execute(db);
   // One connection, holding a generic plan as each of the server's does after a few searches.
   await db.connection().execute(async (conn) => {
-    await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
-    await sql.raw(`prepare planned_extras(text[]) as ${extras}`).execute(conn);
+    let prepared = false;
     try {
+      await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
+      await sql.raw(`prepare planned_extras(text[]) as ${extras}`).execute(conn);
+      prepared = true;
       const eventScans = async () => {
         const { rows } = await sql<{ "QUERY PLAN": string }>`explain (costs off) execute planned_extras('{planned-1,planned-2}')`.execute(
           conn,
@@ -326,12 +329,13 @@ test("after a pass that marks many flags, a connection plans the search's reads 
                 select 'planned-' || g, 'planned', 'release', now() - interval '100 days' from generate_series(1, 2000) g`.execute(conn);
       const changes = await markPotentiallyStaleFlags(conn);
       assert.is(changes.on.filter((name) => name.startsWith("planned-")).length, 2000);
+      assert.is(changes.statisticsFailed, undefined);
       // 2,000 events more: kept, that plan would read them all for each flag of a page.
       const after = await eventScans();
       assert.ok(after.length > 0 && after.every((line) => !line.startsWith("Seq Scan")), after.join("\n"));
     } finally {
-      await sql`deallocate planned_extras`.execute(conn);
       await sql`reset plan_cache_mode`.execute(conn);
+      if (prepared) await sql`deallocate planned_extras`.execute(conn);
     }
   });
 });
@@ -369,6 +373,8 @@ test("a flush the database refuses leaves the pass committed and says why", asyn
     });
     assert.is(changes.on.filter((name) => name.startsWith("unowned-")).length, 120);
     assert.match(changes.flushFailed ?? "", /must be owner/);
+    // ANALYZE skips what the role may not analyze with a warning (Postgres 15), or runs (MAINTAIN, from 17): no failure.
+    assert.is(changes.statisticsFailed, undefined);
     const marked = await db
       .selectFrom("features")
       .select("name")

@@ -34,8 +34,10 @@ It refuses, changing nothing:
     terminal.progress(`Read a document of schema ${document.header.schema}, exported at ${document.header.exportedAt}.`);
     const db = await openMigratedDatabase(config, terminal);
     try {
-      await importDatabase(db.kysely, document, (line) => terminal.progress(`imported ${line}`));
+      const { statisticsFailed } = await importDatabase(db.kysely, document, (line) => terminal.progress(`imported ${line}`));
       terminal.progress(`Import done into ${describeDatabase(config)}.`);
+      if (statisticsFailed)
+        terminal.progress(`The planner's statistics were not gathered (${statisticsFailed}): run ANALYZE on the database.`);
     } finally {
       await db.close();
     }

@@ -6,11 +6,11 @@ import { inTransaction } from "../transactions/in-transaction.ts";
 // Any constant that no other part of Vexil uses as an advisory lock key.
 const POTENTIALLY_STALE_LOCK_KEY = 7_401_341;
 /**
- * Flags changed in one pass from which the search indexes' pending lists are flushed after it, and
- * the statistics of the tables it wrote gathered (docs/search.md#pending-list,
- * docs/search.md#statistics-after-bulk-writes).
+ * Flags changed in one pass from which the statistics of the tables it wrote are gathered after it,
+ * and the search indexes' pending lists flushed (docs/search.md#statistics-after-bulk-writes,
+ * docs/search.md#pending-list).
  */
-const FLUSH_SEARCH_AT = 100;
+const MANY_FLAGS = 100;
 
 /** Flags whose potentially-stale mark changed in one pass. */
 export interface PotentiallyStaleChanges {
@@ -19,10 +19,15 @@ export interface PotentiallyStaleChanges {
   /** No longer (their type's lifetime was raised or removed): no event, as in Unleash. */
   off: string[];
   /**
-   * Why the search indexes' pending lists could not be flushed, or the statistics gathered, after a
-   * pass that changed many flags (the pass itself is committed; the lists then wait for VACUUM).
+   * Why the search indexes' pending lists could not be flushed after a pass that changed many
+   * flags (the pass itself is committed; the lists then wait for VACUUM, as before).
    */
   flushFailed?: string;
+  /**
+   * Why the statistics of the flags and their events could not be gathered after a pass that
+   * changed many flags (the pass is committed; they then wait for autovacuum's ANALYZE).
+   */
+  statisticsFailed?: string;
 }
 
 /**
@@ -74,15 +79,21 @@ export async function reassessPotentiallyStale(
  * (docs/search.md#statistics-after-bulk-writes, docs/search.md#pending-list).
  */
 export async function markPotentiallyStaleFlags(db: Kysely<Database>): Promise<PotentiallyStaleChanges> {
-  const changes = await inTransaction(db, (trx) => reassessPotentiallyStale(trx));
-  if (changes.on.length + changes.off.length < FLUSH_SEARCH_AT) return changes;
+  const changes: PotentiallyStaleChanges = await inTransaction(db, (trx) => reassessPotentiallyStale(trx));
+  if (changes.on.length + changes.off.length < MANY_FLAGS) return changes;
+  // Each after the committed pass, and neither undoes it: what failed is told, and logged.
+  const statisticsFailed = await failureOf(() => analyzeTables(db, ["features", "events"]));
+  // Postgres allows the flush to the indexes' owner only.
+  const flushFailed = await failureOf(() => flushSearchPendingLists(db));
+  return { ...changes, ...(statisticsFailed ? { statisticsFailed } : {}), ...(flushFailed ? { flushFailed } : {}) };
+}
+
+/** The message of the error `work` ends in, if it does. */
+async function failureOf(work: () => Promise<void>): Promise<string | undefined> {
   try {
-    // First: where the role does not own the tables, ANALYZE skips them with a warning, the flush fails.
-    await analyzeTables(db, ["features", "events"]);
-    await flushSearchPendingLists(db);
-    return changes;
+    await work();
+    return undefined;
   } catch (error) {
-    // Postgres allows the flush to the indexes' owner only; a committed pass is not undone by it.
-    return { ...changes, flushFailed: error instanceof Error ? error.message : String(error) };
+    return error instanceof Error ? error.message : String(error);
   }
 }
