@@ -10,11 +10,9 @@ import type { Database } from "./database.ts";
  * every connection plan them again. A table the role may not analyze (it neither owns it nor, from
  * Postgres 17, holds MAINTAIN on it) is skipped by Postgres with a warning, not an error.
  */
-export async function analyzeTables(db: Kysely<Database>, tables?: readonly (keyof Database & string)[]): Promise<void> {
-  if (tables === undefined) {
-    await sql`analyze`.execute(db);
-    return;
-  }
-  if (tables.length === 0) return;
-  await sql`analyze ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);
+export async function analyzeTables(
+  db: Kysely<Database>,
+  tables?: readonly [keyof Database & string, ...(keyof Database & string)[]],
+): Promise<void> {
+  await (tables ? sql`analyze ${sql.join(tables.map((table) => sql.table(table)))}` : sql`analyze`).execute(db);
 }
