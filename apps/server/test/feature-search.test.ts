@@ -206,9 +206,13 @@ test("a result has Unleash's fields: environments with their state, tags, segmen
   assert.equal(restError, { name, message, details });
   assert.is(await restPage(), once);
   // A flag's own columns changed (no stamp moves for them): the next page shows them.
-  await set(full, { description: "Changed under it", stale: true, last_seen_at: new Date("2026-02-03T04:05:06Z") });
+  // Text of more bytes than characters: the answer is sent as bytes (docs/search.md#answer-bytes).
+  await set(full, { description: "Changed under it: für Überall ✓ 🚩", stale: true, last_seen_at: new Date("2026-02-03T04:05:06Z") });
   const changed = JSON.parse(await restPage()).features.find((f: { name: string }) => f.name === full);
-  assert.equal([changed.description, changed.stale, changed.lastSeenAt], ["Changed under it", true, "2026-02-03T04:05:06.000Z"]);
+  assert.equal(
+    [changed.description, changed.stale, changed.lastSeenAt],
+    ["Changed under it: für Überall ✓ 🚩", true, "2026-02-03T04:05:06.000Z"],
+  );
   assert.is(await restPage(), await trpcPage());
 });
 
