@@ -14,8 +14,18 @@ import type { RawHandler } from "./trpc.ts";
  */
 const jsonOfResult = new WeakMap<FeatureSearchResult, Buffer>();
 
-const PAGE_START = Buffer.from('{"features":[');
-const COMMA = Buffer.from(",");
+/**
+ * Text as UTF-8 bytes in memory of their own: not from Buffer's shared pool, where a slice kept
+ * long holds its whole 8 kB slab for as long as it is kept.
+ */
+function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
+
+const PAGE_START = ownBytes('{"features":[');
+const RESULT_SEPARATOR = ownBytes(",");
 
 /**
  * A result as JSON, checked against the output schema as the procedure's output is (and its fields
@@ -27,10 +37,7 @@ function resultJson(result: FeatureSearchResult): Buffer {
   if (json === undefined) {
     const checked = featureSearchResultSchema.safeParse(toJson(result));
     if (!checked.success) throw new Error(`A search result does not match its schema: ${checked.error.message}`);
-    const text = JSON.stringify(checked.data);
-    // Not from Buffer's shared pool: a slice of it would hold its whole slab for as long as it is kept.
-    json = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-    json.write(text);
+    json = ownBytes(JSON.stringify(checked.data));
     jsonOfResult.set(result, json);
   }
   return json;
@@ -40,7 +47,7 @@ function resultJson(result: FeatureSearchResult): Buffer {
  * `GET /api/admin/search/features` over REST, a raw handler rather than the procedure, for speed
  * alone (docs/search.md#result-json): the same checks of the query as the procedure's (unstorable
  * text, then its schema, each a 400 by the same error), the same service, and the same JSON, but
- * each result's JSON is made once and the page joined from them.
+ * each result's JSON is made once, as bytes, and the page's copied into the answer.
  */
 export const handleFeatureSearch: RawHandler = async (req, res, ctx) => {
   const url = req.url ?? "/";
@@ -50,7 +57,7 @@ export const handleFeatureSearch: RawHandler = async (req, res, ctx) => {
   if (!Number.isInteger(page.total)) throw new Error(`A search's total is not an integer: ${page.total}`);
   const parts: Buffer[] = [PAGE_START];
   for (const [i, result] of page.features.entries()) {
-    if (i > 0) parts.push(COMMA);
+    if (i > 0) parts.push(RESULT_SEPARATOR);
     parts.push(resultJson(result));
   }
   parts.push(Buffer.from(`],"total":${page.total}}`));
