@@ -16,6 +16,7 @@ import type {
   FeatureSearchEpochTable,
   FeatureSearchStampTable,
   FeatureSearchTermsGenerationTable,
+  FeatureSearchAnswersGenerationTable,
   FeatureTable,
   FeatureTypeTable,
 } from "./tables/feature.table.ts";
@@ -49,6 +50,7 @@ export interface Database {
   feature_search_epoch: FeatureSearchEpochTable;
   feature_search_stamps: FeatureSearchStampTable;
   feature_search_terms_generation: FeatureSearchTermsGenerationTable;
+  feature_search_answers_generation: FeatureSearchAnswersGenerationTable;
   feature_environments: FeatureEnvironmentTable;
   banners: BannerTable;
   users: UserTable;

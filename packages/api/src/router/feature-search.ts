@@ -23,5 +23,9 @@ export const featureSearchRouter = {
     })
     .input(featureSearchQuerySchema)
     .output(featureSearchPageSchema)
-    .query(async ({ ctx, input }) => toJson(await searchFeatures(ctx.db, input))),
+    .query(async ({ ctx, input }) => {
+      // A kept answer is frozen, shared by every search made again (docs/search.md#answers-kept).
+      const { features, total } = await searchFeatures(ctx.db, input);
+      return toJson({ features: [...features], total });
+    }),
 };

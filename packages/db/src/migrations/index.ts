@@ -25,6 +25,7 @@ import * as changeRequestChangesStatistics from "./2026-11-26T10-00-change-reque
 import * as featureSearchStamps from "./2026-11-28T12-00-feature-search-stamps.ts";
 import * as featureTagKeys from "./2026-11-28T20-00-feature-tag-keys.ts";
 import * as featureSearchTermsGeneration from "./2026-11-29T04-00-feature-search-terms-generation.ts";
+import * as featureSearchAnswersGeneration from "./2026-11-29T18-00-feature-search-answers-generation.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T12-00-feature-search-stamps": featureSearchStamps,
   "2026-11-28T20-00-feature-tag-keys": featureTagKeys,
   "2026-11-29T04-00-feature-search-terms-generation": featureSearchTermsGeneration,
+  "2026-11-29T18-00-feature-search-answers-generation": featureSearchAnswersGeneration,
 };

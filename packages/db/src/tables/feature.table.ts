@@ -39,6 +39,11 @@ export interface FeatureSearchTermsGenerationTable {
   generation: ColumnType<string, never, never>;
 }
 
+/** The generation of every search's answer (what any search reads or shows; docs/search.md#answers-kept): one row. */
+export interface FeatureSearchAnswersGenerationTable {
+  generation: ColumnType<string, never, never>;
+}
+
 /** What a feature holds in one environment; a missing row means the defaults (off, no variants). */
 export interface FeatureEnvironmentTable {
   feature_name: string;

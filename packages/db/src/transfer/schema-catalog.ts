@@ -16,9 +16,10 @@ export interface CatalogTable {
 
 /**
  * Not carried: Kysely's own bookkeeping (the document's version names the schema instead), and the
- * search's stamps and its terms' generation, which the database's own triggers write as the rows
- * are imported (docs/search.md#result-stamps, docs/search.md#terms-kept): each flag imported gets a
- * new stamp, and carried values would only have to be those of another database.
+ * search's stamps and its terms' and answers' generations, which the database's own triggers write as
+ * the rows are imported (docs/search.md#result-stamps, docs/search.md#terms-kept,
+ * docs/search.md#answers-kept): each flag imported gets a new stamp, and carried values would only
+ * have to be those of another database.
  */
 const NOT_CARRIED = new Set([
   "kysely_migration",
@@ -27,6 +28,8 @@ const NOT_CARRIED = new Set([
   "feature_search_epoch",
   "feature_search_terms_generation",
   "feature_search_terms_moves",
+  "feature_search_answers_generation",
+  "feature_search_answers_moves",
 ]);
 
 /** Columns not carried for the same reason: a flag's tag keys are written by trigger as its tags are imported (docs/search.md#tag-keys). */

@@ -26,6 +26,14 @@ const KEPT = 100_000;
 const HOUR = 3_600_000;
 
 /**
+ * Until when what was read at `now` (ms since 1970, the database's clock) may serve: the last
+ * hour's counts hold until the next hour begins. Read in an hour's first second, the counts may
+ * hold the hour before (the clock is read to the millisecond, Postgres's to the microsecond): 0,
+ * kept for no search.
+ */
+export const keptUntil = (now: number): number => (now % HOUR < 1000 ? 0 : now - (now % HOUR) + HOUR);
+
+/**
  * Per database, what a page showed of each flag beyond its own columns, under the stamps it was read
  * under. A flag's entry serves while its stamp, the epoch and the hour are those of the entry; any
  * instance's write moves the stamp in the database, so every instance sees it at its next search.
@@ -47,11 +55,7 @@ export class ResultCache<T> {
   set(name: string, stamp: string, at: ResultStamps, value: T): void {
     if (at.epoch === null) return;
     this.#entries.delete(name);
-    const now = at.now;
-    // Read in an hour's first second, the counts may hold the hour before (the clock is read to the
-    // millisecond, Postgres's to the microsecond): kept for no search.
-    const until = now % HOUR < 1000 ? 0 : now - (now % HOUR) + HOUR;
-    this.#entries.set(name, { stamp, epoch: at.epoch, until, value });
+    this.#entries.set(name, { stamp, epoch: at.epoch, until: keptUntil(at.now), value });
     if (this.#entries.size > KEPT) {
       const oldest = this.#entries.keys().next();
       if (!oldest.done) this.#entries.delete(oldest.value);

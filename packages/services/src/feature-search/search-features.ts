@@ -14,6 +14,7 @@ import { rarePart, trigramCounts } from "./rare-part.ts";
 import { type FeatureSearchResult, searchResultsFor } from "./feature-search-result.ts";
 import { compiledPagesOf } from "./compiled-pages.ts";
 import { termsCacheOf, termsKey } from "./kept-terms.ts";
+import { type AnswerStamps, keptAnswersOf, type SearchAnswer } from "./kept-answers.ts";
 
 /** Most names a query's terms may match and still be listed in the statements (docs/search.md#indexes). */
 const LISTED_MATCHES = 1000;
@@ -153,6 +154,8 @@ function statementsFor(db: Kysely<Database>, q: NonNullable<FeatureSearchQuery>,
         sql<string | null>`(select epoch from feature_search_epoch limit 1)`.as("search_epoch"),
         // The generation kept terms are checked by (docs/search.md#terms-kept).
         sql<string | null>`(select generation from feature_search_terms_generation)`.as("search_terms_generation"),
+        // The generation whole answers are kept under (docs/search.md#answers-kept).
+        sql<string | null>`(select generation from feature_search_answers_generation)`.as("search_answers_generation"),
         millisOf("statement_timestamp()").as("searched_ms"),
       ])
       .limit(limit)
@@ -166,20 +169,48 @@ function statementsFor(db: Kysely<Database>, q: NonNullable<FeatureSearchQuery>,
     db
       .selectFrom("features")
       .where((eb) => eb.and(featureSearchConditions(eb, q, matches)))
-      .select((eb) => eb.fn.countAll<string>().as("total"));
+      .select((eb) => [
+        eb.fn.countAll<string>().as("total"),
+        // Run beside the page, in a snapshot of its own: the answer is kept only where both read the same.
+        sql<string | null>`(select generation from feature_search_answers_generation)`.as("search_answers_generation"),
+        millisOf("statement_timestamp()").as("searched_ms"),
+      ]);
   return { page, first, total, bounded };
 }
 
 /**
  * GET /api/admin/search/features: one page of the flags that match and their total, side by
- * side; only the page's flags are read further.
+ * side; only the page's flags are read further. A search made before is answered as it was while
+ * the answers' generation and the hour it was read in hold: one statement reads them
+ * (docs/search.md#answers-kept).
  */
-export function searchFeatures(
-  db: Kysely<Database>,
-  query: FeatureSearchQuery,
-): Promise<{ features: FeatureSearchResult[]; total: number }> {
-  return searchWith(db, query, "kept");
+export async function searchFeatures(db: Kysely<Database>, query: FeatureSearchQuery): Promise<SearchAnswer> {
+  const q = query ?? {};
+  const key = JSON.stringify(q);
+  const answers = keptAnswersOf(db);
+  if (answers.has(key)) {
+    const [row] = await executePrepared(db, { compile: () => answers.stampsStatement(db) });
+    const kept = row && answers.get(key, { generation: row.generation, now: row.searched_ms });
+    if (kept) return kept;
+  }
+  const { answer, stamps } = await searchWith(db, query, "kept");
+  if (stamps) answers.set(key, stamps, answer);
+  return answer;
 }
+
+/** An answer, and the stamps its page was read under where it may be kept. */
+interface Searched {
+  answer: SearchAnswer;
+  stamps?: AnswerStamps;
+}
+
+/** The stamps a page's row carries, if any. */
+const stampsOf = (row: { search_answers_generation: string | null; searched_ms: number } | undefined): AnswerStamps | undefined =>
+  row?.search_answers_generation == null ? undefined : { generation: row.search_answers_generation, now: row.searched_ms };
+
+/** Frozen: a kept answer is the very object every search made again is answered with. */
+const answerOf = (features: FeatureSearchResult[], total: number): SearchAnswer =>
+  Object.freeze({ features: Object.freeze(features), total });
 
 /** A page's row. */
 type PageRow = InferResult<ReturnType<typeof statementsFor>["page"]>[number];
@@ -195,11 +226,7 @@ function pageKey(q: NonNullable<FeatureSearchQuery>, generation: string | undefi
 }
 
 /** The search, its query's matches taken from what was kept if any, or looked up. */
-async function searchWith(
-  db: Kysely<Database>,
-  query: FeatureSearchQuery,
-  terms: "kept" | "fresh",
-): Promise<{ features: FeatureSearchResult[]; total: number }> {
+async function searchWith(db: Kysely<Database>, query: FeatureSearchQuery, terms: "kept" | "fresh"): Promise<Searched> {
   const q = query ?? {};
   const { matches, keptGeneration, generation } = await termsOf(db, q, terms);
   const key = pageKey(q, generation);
@@ -212,7 +239,13 @@ async function searchWith(
     if (!statements.bounded) {
       const { page, total } = statements;
       const [rows, count] = await Promise.all([page.execute(), total().executeTakeFirstOrThrow()]);
-      return { features: await searchResultsFor(db, rows), total: Number(count.total) };
+      const answer = answerOf(await searchResultsFor(db, rows), Number(count.total));
+      // Kept where the page and the total, each in its own snapshot, read the same generation; or,
+      // where the page is empty, where the total alone tells it is (no flag matches, or none past
+      // the offset): that answer is the total's snapshot's.
+      const stamps = stampsOf(rows[0]);
+      if (!rows[0]) return { answer, stamps: answer.total <= (q.offset ?? 0) ? stampsOf(count) : undefined };
+      return { answer, stamps: stamps?.generation === count.search_answers_generation ? stamps : undefined };
     }
     compiled = statements.page.compile();
     if (key !== undefined) pages.set(key, compiled);
@@ -222,10 +255,11 @@ async function searchWith(
   // Kept names serve only where the page read their generation: else the terms are looked up
   // again, and the page read again over what they match now (docs/search.md#terms-kept).
   if (keptGeneration !== undefined && rows[0]?.search_terms_generation !== keptGeneration) return searchWith(db, query, "fresh");
-  if (rows[0]) return { features: await searchResultsFor(db, rows), total: Number(rows[0].matching) };
+  if (rows[0]) return { answer: answerOf(await searchResultsFor(db, rows), Number(rows[0].matching)), stamps: stampsOf(rows[0]) };
   // No row carries the count: nothing matches, or the page is past the last. An empty first page
-  // is 0; past the last, the first page's row tells, from the same prepared statement.
-  if ((query?.offset ?? 0) === 0) return { features: [], total: 0 };
+  // is 0; past the last, the first page's row tells, from the same prepared statement. Neither is
+  // kept: no row carries the generation.
+  if ((query?.offset ?? 0) === 0) return { answer: answerOf([], 0) };
   const [head] = await executePrepared(db, (statements ?? statementsFor(db, q, matches)).first());
-  return { features: [], total: head ? Number(head.matching) : 0 };
+  return { answer: answerOf([], head ? Number(head.matching) : 0) };
 }
