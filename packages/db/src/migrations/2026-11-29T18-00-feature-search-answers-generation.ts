@@ -46,6 +46,23 @@ const STATEMENTS: { table: string; event: "insert" | "update" }[] = [
   { table: "features", event: "update" },
 ];
 
+/**
+ * The function a generation's queued move runs at commit: it moves the generation and deletes the
+ * queued row. The terms' move, here, first locks the answers' row (`answersFirst`); without it, as
+ * 2026-11-29T04-00-feature-search-terms-generation wrote it.
+ */
+const moveFunction = (kind: "answers" | "terms", { answersFirst = false } = {}) => sql`
+  create or replace function ${sql.raw(`vexil_search_${kind}_move`)}() returns trigger language plpgsql as $$
+  begin
+    ${sql.raw(answersFirst ? "perform from feature_search_answers_generation for update;" : "")}
+    update ${sql.raw(`feature_search_${kind}_generation`)} set generation = generation + 1;
+    delete from ${sql.raw(`feature_search_${kind}_moves`)};
+    -- Moved: a write after this (were the trigger fired before the commit) queues a move again.
+    perform set_config('${sql.raw(`vexil.search_${kind}_queued`)}', '', true);
+    return null;
+  end
+  $$`;
+
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`create table feature_search_answers_generation (generation bigint not null)`.execute(db);
   await sql`insert into feature_search_answers_generation (generation) values (1)`.execute(db);
@@ -60,31 +77,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       end if;
     end
     $$`.execute(db);
-  await sql`
-    create function vexil_search_answers_move() returns trigger language plpgsql as $$
-    begin
-      update feature_search_answers_generation set generation = generation + 1;
-      delete from feature_search_answers_moves;
-      -- Moved: a write after this (were the trigger fired before the commit) queues a move again.
-      perform set_config('vexil.search_answers_queued', '', true);
-      return null;
-    end
-    $$`.execute(db);
+  await moveFunction("answers").execute(db);
   await sql`create constraint trigger feature_search_answers_moves_at_commit after insert on feature_search_answers_moves
             deferrable initially deferred for each row execute function vexil_search_answers_move()`.execute(db);
   // The terms' move locks the answers' row first: whichever of the two fires first, a transaction
   // locks them in the same order. Every write that moves the terms moves the answers too.
-  await sql`
-    create or replace function vexil_search_terms_move() returns trigger language plpgsql as $$
-    begin
-      perform from feature_search_answers_generation for update;
-      update feature_search_terms_generation set generation = generation + 1;
-      delete from feature_search_terms_moves;
-      -- Moved: a write after this (were the trigger fired before the commit) queues a move again.
-      perform set_config('vexil.search_terms_queued', '', true);
-      return null;
-    end
-    $$`.execute(db);
+  await moveFunction("terms", { answersFirst: true }).execute(db);
 
   // Per statement, where it wrote a row: a statement that writes nothing (housekeeping's) moves nothing.
   await sql`
@@ -130,16 +128,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const { table, event } of STATEMENTS)
     await sql`drop trigger ${sql.raw(`${table}_search_answers_${event}`)} on ${sql.table(table)}`.execute(db);
   await sql`drop function vexil_search_answers_written()`.execute(db);
-  await sql`
-    create or replace function vexil_search_terms_move() returns trigger language plpgsql as $$
-    begin
-      update feature_search_terms_generation set generation = generation + 1;
-      delete from feature_search_terms_moves;
-      -- Moved: a write after this (were the trigger fired before the commit) queues a move again.
-      perform set_config('vexil.search_terms_queued', '', true);
-      return null;
-    end
-    $$`.execute(db);
+  await moveFunction("terms").execute(db);
   await sql`drop trigger feature_search_answers_moves_at_commit on feature_search_answers_moves`.execute(db);
   await sql`drop function vexil_search_answers_move()`.execute(db);
   await sql`drop function vexil_search_answers_queue()`.execute(db);
