@@ -2,6 +2,7 @@ import type { Database } from "@vexil/db";
 import { type Kysely, sql } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { KeptAnswers } from "../src/feature-search/kept-answers.ts";
 import { featureSearchQuerySchema, searchFeatures } from "../src/index.ts";
 import { openTestDb } from "./support/test-db.ts";
 
@@ -29,8 +30,22 @@ const generation = async () =>
     (await sql<{ generation: string }>`select generation from feature_search_answers_generation`.execute(db)).rows[0]?.generation ?? -1,
   );
 
+const HOUR = 3_600_000;
+
+/**
+ * Waits, if the database's clock is within 10 s of an hour's turn, until 2 s after it: an answer
+ * read in an hour's first second is not kept, and none serves past its hour (docs/search.md#answers-kept).
+ * A wait for the clock, not for another task: these tests compare answers kept within one hour.
+ */
+async function clearOfHourTurn(): Promise<void> {
+  const { rows } = await sql<{ ms: number }>`select round(date_part('epoch', clock_timestamp()) * 1000)::float8 as ms`.execute(db);
+  const into = (rows[0]?.ms ?? 0) % HOUR;
+  if (into > HOUR - 10_000 || into < 2_000) await new Promise((resolve) => setTimeout(resolve, (HOUR - into + 2_000) % HOUR));
+}
+
 /** Searches (keeping the answers), writes, and finds them moved and equal to a fresh instance's. */
 async function afterWrite(what: string, write: () => Promise<unknown>): Promise<void> {
+  await clearOfHourTurn();
   const kept = await searchAll(db);
   assert.equal(await searchAll(db), kept, `before ${what}`);
   const before = await generation();
@@ -54,6 +69,7 @@ test.before(async () => {
 test.after(() => testDb.close());
 
 test("a search made again is answered as it was: a write that moves nothing (triggers off) is not seen until the generation moves", async () => {
+  await clearOfHourTurn();
   const first = await searchAll(db);
   const again = await searchAll(db);
   for (const [i, answer] of again.entries()) assert.ok(answer === first[i], `search ${i} answered with the answer kept`);
@@ -105,7 +121,10 @@ test("what a result shows beside the flag: environments, strategies, tags, a tag
     sql`insert into client_metrics (feature_name, app_name, environment, hour, yes, no)
         values ('kept-answer-a', 'app', 'production', date_trunc('hour', now()), 3, 1)`.execute(db),
   );
-  await afterWrite("SDK counts dropped", () => sql`truncate client_metrics`.execute(db));
+  await afterWrite("SDK counts deleted", () => sql`delete from client_metrics where feature_name = 'kept-answer-a'`.execute(db));
+  await sql`insert into client_metrics (feature_name, app_name, environment, hour, yes, no)
+            values ('kept-answer-a', 'app', 'production', date_trunc('hour', now()), 5, 0)`.execute(db);
+  await afterWrite("SDK counts truncated", () => sql`truncate client_metrics`.execute(db));
 });
 
 test("a flag made, its creator's event, deleted", async () => {
@@ -115,10 +134,111 @@ test("a flag made, its creator's event, deleted", async () => {
       db,
     ),
   );
+  await afterWrite("its event changed", () =>
+    sql`update events set created_by = 'another token' where feature_name = 'kept-answer-new' and type = 'feature-created'`.execute(db),
+  );
+  await afterWrite("its event deleted", () =>
+    sql`delete from events where feature_name = 'kept-answer-new' and type = 'feature-created'`.execute(db),
+  );
   await afterWrite("a flag deleted", () => sql`delete from features where name = 'kept-answer-new'`.execute(db));
 });
 
+test("a project's environment replaced, a strategy's segment replaced (updates of link tables)", async () => {
+  await sql`insert into environments (name, type) values ('answers-staging', 'test')`.execute(db);
+  await afterWrite("a project's environment replaced", () =>
+    sql`update project_environments set environment_name = 'answers-staging' where project_id = 'answers' and environment_name = 'development'`.execute(
+      db,
+    ),
+  );
+  const segments = await sql<{ id: number }>`insert into segments (name) values ('answers-one'), ('answers-two') returning id`.execute(db);
+  const [one, two] = segments.rows.map((r) => r.id);
+  await sql`insert into feature_strategy_segments (strategy_id, segment_id)
+            select id, ${one} from feature_strategies where feature_name = 'kept-answer-a'`.execute(db);
+  await afterWrite("a strategy's segment replaced", () =>
+    sql`update feature_strategy_segments set segment_id = ${two} where segment_id = ${one}`.execute(db),
+  );
+});
+
+test("an answer serves in its hour and generation only; a newer generation drops the older; the bounds", async () => {
+  const result = (await searchAll(db))[0]?.features[0];
+  assert.ok(result);
+  const answer = (results: number) => Object.freeze({ features: Array.from({ length: results }, () => result), total: results });
+  const at = (generation: number, now: number) => ({ generation: String(generation), now });
+  const hour = Date.UTC(2026, 10, 29, 17);
+  const kept = new KeptAnswers();
+  const a = answer(1);
+  kept.set("a", at(5, hour + 1_800_000), a);
+  assert.ok(kept.get("a", at(5, hour + 3_599_999)) === a, "in the same hour");
+  assert.is(kept.get("a", at(5, hour + 3_600_000)), undefined, "not in the next");
+  kept.set("first-second", at(5, hour + 999), answer(1));
+  assert.is(kept.get("first-second", at(5, hour + 1_000)), undefined, "read in the hour's first second: not kept");
+  kept.set("b", at(5, hour + 2_000), answer(1));
+  assert.is(kept.get("b", at(6, hour + 2_001)), undefined, "another generation");
+  assert.is(kept.has("a") || kept.has("b"), false, "a newer generation read: the older dropped");
+  kept.set("older", at(5, hour + 2_002), answer(1));
+  assert.is(kept.has("older"), false, "an answer read under an older generation than one read: not kept");
+  for (let i = 0; i <= 2_000; i++) kept.set(`k${i}`, at(6, hour + 2_000), answer(0));
+  assert.is(kept.has("k0"), false, "2,000 answers at most: the least recently used gone");
+  assert.ok(kept.has("k1") && kept.has("k2000"));
+  for (let i = 0; i <= 100; i++) kept.set(`r${i}`, at(6, hour + 2_000), answer(1_000));
+  assert.is(kept.has("r0"), false, "100,000 results at most");
+  assert.ok(kept.has("r1") && kept.has("r100"));
+});
+
+// Two connections at once: the embedded database has one.
+if (testDb.kind === "postgres")
+  test("names looked up before a write that changed what the terms match: the page read after it is not kept", async () => {
+    await clearOfHourTurn();
+    const query = featureSearchQuerySchema.parse({ query: "answer-race", sortBy: "name" });
+    await sql`insert into features (name, project_id) values ('answer-race-a', 'answers')`.execute(db);
+    // Holds the answers' generation: the search's terms are looked up, and its page (which reads the
+    // generation) waits; meanwhile a flag the terms match is added and committed by the holder.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked: () => void = () => {};
+    const lockedFirst = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holder = db.transaction().execute(async (trx) => {
+      await sql`lock table feature_search_answers_generation in access exclusive mode`.execute(trx);
+      locked();
+      await held;
+      await sql`insert into features (name, project_id) values ('answer-race-b', 'answers')`.execute(trx);
+    });
+    holder.catch(() => locked());
+    await lockedFirst;
+    const searched = searchFeatures(db, query);
+    try {
+      let waited = false;
+      for (let i = 0; i < 5000 && !waited; i++) {
+        const { rows } = await sql<{ n: string }>`select count(*)::text as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock' and query like '%feature_search_answers_generation%'`.execute(db);
+        waited = rows[0]?.n === "1";
+        if (!waited) await new Promise((resolve) => setImmediate(resolve));
+      }
+      assert.ok(waited, "the search's page waits for the generation");
+    } finally {
+      release();
+      await holder;
+    }
+    assert.equal(
+      (await searched).features.map((f) => f.name),
+      ["answer-race-a"],
+      "the page over the names looked up before the flag was added",
+    );
+    const again = await searchFeatures(db, query);
+    assert.equal(
+      again.features.map((f) => f.name),
+      ["answer-race-a", "answer-race-b"],
+    );
+    assert.equal(again, await searchFeatures(db.withoutPlugins(), query));
+    await sql`delete from features where name like 'answer-race-%'`.execute(db);
+  });
+
 test("writes of nothing a search reads leave the answers kept", async () => {
+  await clearOfHourTurn();
   const first = await searchAll(db);
   const before = await generation();
   await sql`update features set stale = true where name = 'no-such-flag'`.execute(db);

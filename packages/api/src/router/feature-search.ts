@@ -24,7 +24,7 @@ export const featureSearchRouter = {
     .input(featureSearchQuerySchema)
     .output(featureSearchPageSchema)
     .query(async ({ ctx, input }) => {
-      // A kept answer is frozen, shared by every search made again (docs/search.md#answers-kept).
+      // The answer's results are a readonly array (a kept answer is shared, docs/search.md#answers-kept): the output's type is a mutable one.
       const { features, total } = await searchFeatures(ctx.db, input);
       return toJson({ features: [...features], total });
     }),

@@ -8,10 +8,9 @@ import { type Kysely, sql } from "kysely";
 // What a search shows of a flag beyond its own columns already stamps the flag, or moves the epoch,
 // by trigger (2026-11-28T12-00-feature-search-stamps): a stamp or an epoch written queues a move. A
 // flag's own columns are written by updates of `features`, which stamp nothing: any of them queues
-// one too. A `feature-created` event (its author is the flag's creator) stamped nothing: it stamps
-// its flag now. A truncation fires
-// none of these: one of any table the search reads moves the epoch, which drops every flag's kept
-// parts too (the stamps' triggers see no truncation), and so queues a move.
+// one too. Writes those triggers did not see now stamp their flags (`feature-created` events, the
+// last hours' SDK counts deleted) or move the epoch (updates of two link tables, a truncation of any
+// table a search reads), and so queue a move as well as dropping the flags' kept parts.
 //
 // Moved at commit, once per transaction, as the terms' generation is (2026-11-29T04-00-feature-
 // search-terms-generation). Both rows are locked at commit: every transaction locks the answers'
@@ -45,6 +44,44 @@ const STATEMENTS: { table: string; event: "insert" | "update" }[] = [
   { table: "feature_search_epoch", event: "update" },
   { table: "features", event: "update" },
 ];
+
+/**
+ * Writes the stamps' triggers (2026-11-28T12-00-feature-search-stamps) did not see, with the flags
+ * each touched: a `feature-created` event written, changed or deleted (its author is the flag's
+ * creator, which a search shows and filters by), and SDK counts of the last two hours deleted (a
+ * kept result shows the hour buckets begun within the hour before it was read, in the hour it
+ * serves; housekeeping deletes only days-old hours, which stamp nothing).
+ */
+const STAMPED: { table: string; event: "insert" | "update" | "delete"; transition: string; names: string }[] = [
+  {
+    table: "events",
+    event: "insert",
+    transition: "new table as changed",
+    names: "select feature_name from changed where type = 'feature-created'",
+  },
+  {
+    table: "events",
+    event: "update",
+    transition: "old table as gone new table as changed",
+    names:
+      "select feature_name from changed where type = 'feature-created' union all select feature_name from gone where type = 'feature-created'",
+  },
+  {
+    table: "events",
+    event: "delete",
+    transition: "old table as changed",
+    names: "select feature_name from changed where type = 'feature-created'",
+  },
+  {
+    table: "client_metrics",
+    event: "delete",
+    transition: "old table as changed",
+    names: "select feature_name from changed where hour >= now() - interval '2 hours'",
+  },
+];
+
+/** Tables whose rows' updates the stamps' triggers did not see, written by hand at most: any change moves the epoch. */
+const EPOCH_UPDATES = ["feature_strategy_segments", "project_environments"];
 
 /**
  * The function a generation's queued move runs at commit: it moves the generation and deletes the
@@ -99,21 +136,25 @@ export async function up(db: Kysely<any>): Promise<void> {
               referencing new table as changed
               for each statement execute function vexil_search_answers_written()`.execute(db);
   }
-  // The creator a search shows and filters by is the author of the flag's latest feature-created
-  // event: one written stamps its flag, as the stamps' triggers do (in name order).
-  await sql`
-    create function vexil_search_stamp_events_insert() returns trigger language plpgsql as $$
-    begin
-      insert into feature_search_stamps (feature_name, stamp)
-      select name, nextval('feature_search_stamp_seq') from (
-        select distinct feature_name from changed where type = 'feature-created' and feature_name is not null order by feature_name
-      ) named(name)
-      on conflict (feature_name) do update set stamp = excluded.stamp;
-      return null;
-    end
-    $$`.execute(db);
-  await sql`create trigger events_search_stamp_insert after insert on events referencing new table as changed
-            for each statement execute function vexil_search_stamp_events_insert()`.execute(db);
+  // Writes the stamps' triggers did not see: each stamps the flags it touched, in name order as
+  // theirs do, or moves the epoch.
+  for (const { table, event, transition, names } of STAMPED) {
+    const fn = sql.raw(`vexil_search_stamp_${table}_${event}`);
+    await sql`
+      create function ${fn}() returns trigger language plpgsql as $$
+      begin
+        insert into feature_search_stamps (feature_name, stamp)
+        select name, nextval('feature_search_stamp_seq') from (select distinct name from (${sql.raw(names)}) n(name) where name is not null order by name) named
+        on conflict (feature_name) do update set stamp = excluded.stamp;
+        return null;
+      end
+      $$`.execute(db);
+    await sql`create trigger ${sql.raw(`${table}_search_stamp_${event}`)} after ${sql.raw(event)} on ${sql.table(table)}
+              referencing ${sql.raw(transition)} for each statement execute function ${fn}()`.execute(db);
+  }
+  for (const table of EPOCH_UPDATES)
+    await sql`create trigger ${sql.raw(`${table}_search_epoch_update`)} after update on ${sql.table(table)}
+              for each row when (old.* is distinct from new.*) execute function vexil_search_epoch()`.execute(db);
   for (const table of READ_TABLES) {
     await sql`create trigger ${sql.raw(`${table}_search_answers_truncate`)} after truncate on ${sql.table(table)}
               for each statement execute function vexil_search_epoch()`.execute(db);
@@ -121,10 +162,13 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  for (const table of EPOCH_UPDATES) await sql`drop trigger ${sql.raw(`${table}_search_epoch_update`)} on ${sql.table(table)}`.execute(db);
+  for (const { table, event } of STAMPED) {
+    await sql`drop trigger ${sql.raw(`${table}_search_stamp_${event}`)} on ${sql.table(table)}`.execute(db);
+    await sql`drop function ${sql.raw(`vexil_search_stamp_${table}_${event}`)}()`.execute(db);
+  }
   for (const table of READ_TABLES)
     await sql`drop trigger ${sql.raw(`${table}_search_answers_truncate`)} on ${sql.table(table)}`.execute(db);
-  await sql`drop trigger events_search_stamp_insert on events`.execute(db);
-  await sql`drop function vexil_search_stamp_events_insert()`.execute(db);
   for (const { table, event } of STATEMENTS)
     await sql`drop trigger ${sql.raw(`${table}_search_answers_${event}`)} on ${sql.table(table)}`.execute(db);
   await sql`drop function vexil_search_answers_written()`.execute(db);

@@ -255,7 +255,15 @@ async function searchWith(db: Kysely<Database>, query: FeatureSearchQuery, terms
   // Kept names serve only where the page read their generation: else the terms are looked up
   // again, and the page read again over what they match now (docs/search.md#terms-kept).
   if (keptGeneration !== undefined && rows[0]?.search_terms_generation !== keptGeneration) return searchWith(db, query, "fresh");
-  if (rows[0]) return { answer: answerOf(await searchResultsFor(db, rows), Number(rows[0].matching)), stamps: stampsOf(rows[0]) };
+  const [row] = rows;
+  if (row) {
+    const answer = answerOf(await searchResultsFor(db, rows), Number(row.matching));
+    // Names listed are of the terms' generation read with them, in a statement of their own: kept
+    // only where the page read that same generation. Else a write that changed what the terms match
+    // committed in between, and the page, newer than the names it read, is not kept under its
+    // answers' generation (docs/search.md#answers-kept).
+    return { answer, stamps: generation === undefined || row.search_terms_generation === generation ? stampsOf(row) : undefined };
+  }
   // No row carries the count: nothing matches, or the page is past the last. An empty first page
   // is 0; past the last, the first page's row tells, from the same prepared statement. Neither is
   // kept: no row carries the generation.
