@@ -1,5 +1,5 @@
 import type { Database } from "@vexil/db";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { KeptAnswers } from "../src/feature-search/kept-answers.ts";
@@ -56,6 +56,50 @@ async function afterWrite(what: string, write: () => Promise<unknown>): Promise<
   assert.is(await generation(), before + 1n, `${what} moves the generation once`);
   const answers = await searchAll(db);
   assert.equal(answers, await fresh(), `after ${what}, the kept answers are a fresh instance's`);
+}
+
+/**
+ * A transaction that takes a lock with `lock` and holds it until released, then runs `after` and
+ * commits; returned once the lock is held. `release` resolves when that transaction has ended.
+ */
+async function holdLock(
+  lock: (trx: Transaction<Database>) => Promise<unknown>,
+  after?: (trx: Transaction<Database>) => Promise<unknown>,
+): Promise<{ release: () => Promise<void> }> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let locked: () => void = () => {};
+  const lockedFirst = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const holder = db.transaction().execute(async (trx) => {
+    await lock(trx);
+    locked();
+    await held;
+    await after?.(trx);
+  });
+  // Settles `lockedFirst` too if the transaction fails before it holds the lock.
+  holder.catch(() => locked());
+  await lockedFirst;
+  return {
+    release: async () => {
+      release();
+      await holder;
+    },
+  };
+}
+
+/** Whether a session of this database comes to wait for a lock, within 10 s, its statement (in lower case) like `pattern`. */
+async function waitsForLock(pattern: string): Promise<boolean> {
+  for (const until = Date.now() + 10_000; Date.now() < until; ) {
+    const { rows } = await sql<{ n: string }>`select count(*)::text as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock' and lower(query) like ${pattern}`.execute(db);
+    if (rows[0]?.n === "1") return true;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return false;
 }
 
 test.before(async () => {
@@ -207,38 +251,16 @@ if (testDb.kind === "postgres")
     await sql`insert into features (name, project_id) values ('answer-race-a', 'answers')`.execute(db);
     // Holds the answers' generation: the search's terms are looked up, and its page (which reads the
     // generation) waits; meanwhile a flag the terms match is added and committed by the holder.
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked: () => void = () => {};
-    const lockedFirst = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const holder = db.transaction().execute(async (trx) => {
-      await sql`lock table feature_search_answers_generation in access exclusive mode`.execute(trx);
-      locked();
-      await held;
-      await sql`insert into features (name, project_id) values ('answer-race-b', 'answers')`.execute(trx);
-    });
-    holder.catch(() => locked());
-    await lockedFirst;
+    const holder = await holdLock(
+      (trx) => sql`lock table feature_search_answers_generation in access exclusive mode`.execute(trx),
+      (trx) => sql`insert into features (name, project_id) values ('answer-race-b', 'answers')`.execute(trx),
+    );
     try {
       const searched = searchFeatures(db, query);
       try {
-        let waited = false;
-        for (const until = Date.now() + 10_000; !waited && Date.now() < until; ) {
-          const { rows } = await sql<{ n: string }>`select count(*)::text as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock' and query like '%feature_search_answers_generation%'`.execute(
-            db,
-          );
-          waited = rows[0]?.n === "1";
-          if (!waited) await new Promise((resolve) => setImmediate(resolve));
-        }
-        assert.ok(waited, "the search's page waits for the generation");
+        assert.ok(await waitsForLock("%feature_search_answers_generation%"), "the search's page waits for the generation");
       } finally {
-        release();
-        await holder;
+        await holder.release();
       }
       assert.equal(
         (await searched).features.map((f) => f.name),
@@ -298,21 +320,7 @@ test("a transaction moves it once, at its commit", async () => {
 if (testDb.kind === "postgres")
   test("at commit the answers' generation is locked before the terms', whichever was queued first", async () => {
     // Holds the answers' row: a transaction committing must wait for it before it locks the terms' row.
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked: () => void = () => {};
-    const lockedFirst = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const holder = db.transaction().execute(async (trx) => {
-      await sql`select generation from feature_search_answers_generation for update`.execute(trx);
-      locked();
-      await held;
-    });
-    holder.catch(() => locked());
-    await lockedFirst;
+    const holder = await holdLock((trx) => sql`select generation from feature_search_answers_generation for update`.execute(trx));
     const before = await generation();
     // A transaction that queued the terms' move before the answers'.
     const writer = db.transaction().execute(async (trx) => {
@@ -320,22 +328,14 @@ if (testDb.kind === "postgres")
       await sql`update features set stale = not stale where name = 'other-c'`.execute(trx);
     });
     // The writer waits on the answers' row at its commit, holding no lock on the terms' row meanwhile.
-    let waited = false;
-    for (const until = Date.now() + 10_000; !waited && Date.now() < until; ) {
-      const { rows } = await sql<{ n: string }>`select count(*)::text as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and lower(query) = 'commit'`.execute(db);
-      waited = rows[0]?.n === "1";
-      if (!waited) await new Promise((resolve) => setImmediate(resolve));
-    }
     try {
-      assert.ok(waited, "the writer waits for the answers' row");
+      assert.ok(await waitsForLock("commit"), "the writer waits for the answers' row");
       await db.transaction().execute(async (trx) => {
         await sql`set local lock_timeout = '2s'`.execute(trx);
         await sql`select generation from feature_search_terms_generation for update`.execute(trx);
       });
     } finally {
-      release();
-      await holder;
+      await holder.release();
       await writer;
     }
     assert.is(await generation(), before + 1n);
