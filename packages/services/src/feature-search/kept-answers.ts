@@ -1,5 +1,5 @@
 import type { Database } from "@vexil/db";
-import { type CompiledQuery, type Kysely, sql } from "kysely";
+import type { CompiledQuery, Kysely } from "kysely";
 import type { FeatureSearchResult } from "./feature-search-result.ts";
 import { keptUntil } from "./result-cache.ts";
 
@@ -13,6 +13,12 @@ export interface SearchAnswer {
 export interface AnswerStamps {
   generation: string;
   now: number;
+}
+
+/** The row of the statement that reads the stamps alone. */
+interface StampsRow {
+  generation: string;
+  searched_ms: number;
 }
 
 interface Kept {
@@ -41,17 +47,11 @@ export class KeptAnswers {
   /** The newest generation this instance has read. */
   #latest = 0n;
   /** The statement that reads the generation and the clock, compiled once. */
-  #stamps: CompiledQuery<{ generation: string; searched_ms: number }> | undefined;
+  #stamps: CompiledQuery<StampsRow> | undefined;
 
-  /** The statement a search made again runs, alone, to know whether its answer still holds. */
-  stampsStatement(db: Kysely<Database>): CompiledQuery<{ generation: string; searched_ms: number }> {
-    this.#stamps ??= db
-      .selectFrom("feature_search_answers_generation")
-      .select([
-        "generation",
-        sql<number>`round(date_part('epoch', date_trunc('milliseconds', statement_timestamp())) * 1000)`.as("searched_ms"),
-      ])
-      .compile();
+  /** The statement a search made again runs, alone, to know whether its answer still holds: `compile`d at its first use. */
+  stampsStatement(compile: () => CompiledQuery<StampsRow>): CompiledQuery<StampsRow> {
+    this.#stamps ??= compile();
     return this.#stamps;
   }
 

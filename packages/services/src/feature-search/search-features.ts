@@ -189,14 +189,18 @@ export async function searchFeatures(db: Kysely<Database>, query: FeatureSearchQ
   const key = JSON.stringify(q);
   const answers = keptAnswersOf(db);
   if (answers.has(key)) {
-    const [row] = await executePrepared(db, { compile: () => answers.stampsStatement(db) });
+    const [row] = await executePrepared(db, { compile: () => answers.stampsStatement(() => answersStamps(db).compile()) });
     const kept = row && answers.get(key, { generation: row.generation, now: row.searched_ms });
     if (kept) return kept;
   }
-  const { answer, stamps } = await searchWith(db, query, "kept");
+  const { answer, stamps } = await searchWith(db, query, key, "kept");
   if (stamps) answers.set(key, stamps, answer);
   return answer;
 }
+
+/** The answers' generation and the database's clock, alone: what a search made again reads first. */
+const answersStamps = (db: Kysely<Database>) =>
+  db.selectFrom("feature_search_answers_generation").select(["generation", millisOf("statement_timestamp()").as("searched_ms")]);
 
 /** An answer, and the stamps its page was read under where it may be kept. */
 interface Searched {
@@ -220,16 +224,16 @@ type PageRow = InferResult<ReturnType<typeof statementsFor>["page"]>[number];
  * alone (no terms), or from the query and the generation its terms' listed names were read under
  * (docs/search.md#compiled-pages); none otherwise.
  */
-function pageKey(q: NonNullable<FeatureSearchQuery>, generation: string | undefined): string | undefined {
-  if (!q.query?.length) return `-${JSON.stringify(q)}`;
-  return generation === undefined ? undefined : `${generation}:${JSON.stringify(q)}`;
+function pageKey(q: NonNullable<FeatureSearchQuery>, queryKey: string, generation: string | undefined): string | undefined {
+  if (!q.query?.length) return `-${queryKey}`;
+  return generation === undefined ? undefined : `${generation}:${queryKey}`;
 }
 
-/** The search, its query's matches taken from what was kept if any, or looked up. */
-async function searchWith(db: Kysely<Database>, query: FeatureSearchQuery, terms: "kept" | "fresh"): Promise<Searched> {
+/** The search, its query's matches taken from what was kept if any, or looked up; `queryKey` is the query as JSON. */
+async function searchWith(db: Kysely<Database>, query: FeatureSearchQuery, queryKey: string, terms: "kept" | "fresh"): Promise<Searched> {
   const q = query ?? {};
   const { matches, keptGeneration, generation } = await termsOf(db, q, terms);
-  const key = pageKey(q, generation);
+  const key = pageKey(q, queryKey, generation);
   const pages = compiledPagesOf(db);
   // A page made before is not built again: only pages that run prepared are kept (bounded).
   let compiled = key === undefined ? undefined : pages.get<PageRow>(key);
@@ -243,8 +247,8 @@ async function searchWith(db: Kysely<Database>, query: FeatureSearchQuery, terms
       // Kept where the page and the total, each in its own snapshot, read the same generation; or,
       // where the page is empty, where the total alone tells it is (no flag matches, or none past
       // the offset): that answer is the total's snapshot's.
-      const stamps = stampsOf(rows[0]);
       if (!rows[0]) return { answer, stamps: answer.total <= (q.offset ?? 0) ? stampsOf(count) : undefined };
+      const stamps = stampsOf(rows[0]);
       return { answer, stamps: stamps?.generation === count.search_answers_generation ? stamps : undefined };
     }
     compiled = statements.page.compile();
@@ -254,7 +258,7 @@ async function searchWith(db: Kysely<Database>, query: FeatureSearchQuery, terms
   const rows = await executePrepared(db, { compile: () => page });
   // Kept names serve only where the page read their generation: else the terms are looked up
   // again, and the page read again over what they match now (docs/search.md#terms-kept).
-  if (keptGeneration !== undefined && rows[0]?.search_terms_generation !== keptGeneration) return searchWith(db, query, "fresh");
+  if (keptGeneration !== undefined && rows[0]?.search_terms_generation !== keptGeneration) return searchWith(db, query, queryKey, "fresh");
   const [row] = rows;
   if (row) {
     const answer = answerOf(await searchResultsFor(db, rows), Number(row.matching));
