@@ -68,9 +68,9 @@ function mayBeDecidedByProjectRoles(principal: Principal | null, access: Access)
 }
 
 /**
- * Throws the 401 or 403 of docs/errors.md#check-order. The REST bridge calls it before it reads a body
- * (so that 401 and 403 come before 415, 413 and 400) and every protected procedure calls it
- * again, so that the tRPC transport enforces the same rule. In a project, the caller's project roles
+ * Throws the 401 or 403 of docs/errors.md#check-order, once a call: the REST bridge calls it before it
+ * reads a body (so that 401 and 403 come before 415, 413 and 400), and a protected procedure calls it
+ * when the bridge did not (over tRPC, or when the project is named only in the body). In a project, the caller's project roles
  * decide its permissions where they hold any (docs/project-roles.md#the-rule), here for every route at once.
  */
 export function checkAccess(principal: Principal | null, access: Access, scope: AccessScope = {}): asserts principal is Principal {

@@ -57,6 +57,11 @@ export interface Context {
   cookie?: string | undefined;
   /** Sets a response header (Location, Set-Cookie) on whichever transport serves the call. */
   setHeader(name: string, value: string | string[]): void;
+  /**
+   * The REST bridge has already checked the route's access rule for this call (before reading its
+   * body, docs/errors.md#check-order), so the procedure does not check it again.
+   */
+  accessChecked?: true;
 }
 
 /** The context of a caller who passed the route's access rule. */

@@ -202,6 +202,7 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
     url: string,
     queryAt: number,
     failureRoute: FailureRoute,
+    accessChecked: boolean,
   ) => {
     try {
       const body = route.hasBody ? (await readJsonBody(req, bodyLimit)).value : undefined;
@@ -222,7 +223,7 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
         }
       }
 
-      const caller = createCaller(ctx) as Record<string, unknown>;
+      const caller = createCaller(accessChecked ? { ...ctx, accessChecked: true } : ctx) as Record<string, unknown>;
       const call = route.procedurePath.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (
         input: unknown,
       ) => Promise<unknown>;
@@ -262,7 +263,9 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
       sendError(res, ctx.log, error, failureRoute);
       return Promise.resolve();
     }
-    return callProcedure(req, res, ctx, found, url, queryAt, failureRoute);
+    // A project named only in the body is checked by the procedure, which reads it (docs/project-roles.md#which-routes).
+    const decided = !(scope.projectInBody && scope.projectId === undefined);
+    return callProcedure(req, res, ctx, found, url, queryAt, failureRoute, decided);
   };
 
   return (req, res, ctx) => {
