@@ -138,7 +138,7 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
 /** A flag's result, of its row (the columns showsRow compares) and its parts; frozen. */
 function resultOf(row: FeatureRow, part: ResultParts): FeatureSearchResult {
   // An archived flag is in `archived` from its archive on, read from the flag as on its lifecycle
-  // (docs/flag-model.md#lifecycle-and-last-seen); the stages before stay for the filters.
+  // (docs/flag-lifecycle.md#lifecycle-and-last-seen); the stages before stay for the filters.
   const archivedAt = dateOfMillis(row.archived_ms);
   const lifecycle = archivedAt ? { stage: "archived", status: null, entered_at: archivedAt } : part.stage;
   return Object.freeze({
