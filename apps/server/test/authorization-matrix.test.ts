@@ -388,7 +388,7 @@ const MATRIX: Record<string, Row> = {
     request: async () => ({ params: { projectId: "default", id: await changeRequestInReview() }, body: { state: "Approved" } }),
   },
 
-  // Archive, revive, delete (docs/flag-model.md#archive-revive-delete). Production of "default" is gated: archiving is a
+  // Archive, revive, delete (docs/flag-lifecycle.md#archive-revive-delete). Production of "default" is gated: archiving is a
   // direct write there, so only those who may skip change requests archive; reviving and deleting an archived flag are not gated.
   "DELETE /api/admin/projects/{projectId}/features/{featureName}": {
     expect: "401 401 401 403 403 202 202 403 403 403 403 403 403 403",

@@ -5,7 +5,7 @@ import { dbSnapshot } from "./support/db-snapshot.ts";
 import { adminToken, clientToken, userWithRole } from "./support/principals.ts";
 import { startTestServer } from "./support/test-server.ts";
 
-// The reviewer's inbox (docs/flag-model.md#the-reviewers-inbox): GET /api/admin/change-requests/inbox.
+// The reviewer's inbox (docs/change-requests.md#the-reviewers-inbox): GET /api/admin/change-requests/inbox.
 const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0" });
 const db = srv.db.kysely;
 const admin = await adminToken(srv);

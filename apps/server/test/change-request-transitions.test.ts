@@ -4,7 +4,7 @@ import * as assert from "uvu/assert";
 import { userWithRole } from "./support/principals.ts";
 import { startTestServer } from "./support/test-server.ts";
 
-// Every transition of docs/flag-model.md#change-request-states, allowed and refused, walked over HTTP by three users.
+// Every transition of docs/change-requests.md#change-request-states, allowed and refused, walked over HTTP by three users.
 const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0" });
 const admin = await userWithRole(srv, "admin", "tr-admin");
 const author = await userWithRole(srv, "editor", "tr-author");
@@ -35,7 +35,7 @@ const variantNames = async (feature: string) =>
     (v: { name: string }) => v.name,
   );
 
-/** The allowed transitions (docs/flag-model.md#change-request-states), each with who makes it, in the refusal message's order. */
+/** The allowed transitions (docs/change-requests.md#change-request-states), each with who makes it, in the refusal message's order. */
 const ALLOWED_MOVES: { from: State; to: State; by: () => Who; body?: () => object }[] = [
   { from: "Draft", to: "In review", by: () => author },
   { from: "Draft", to: "Cancelled", by: () => author },

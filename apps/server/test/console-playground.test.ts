@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { checkPage, collectProblems, logIn, startConsoleSuite } from "./support/browser.ts";
 import { adminToken, TEST_PASSWORD, userWithRole } from "./support/principals.ts";
 
-// The console's playground and reviewer's inbox (docs/playground.md, docs/flag-model.md#the-reviewers-inbox).
+// The console's playground and reviewer's inbox (docs/playground.md, docs/change-requests.md#the-reviewers-inbox).
 const { srv, browser } = await startConsoleSuite();
 
 if (browser) {

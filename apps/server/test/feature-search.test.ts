@@ -178,7 +178,7 @@ test("a result has Unleash's fields: environments with their state, tags, segmen
   // Created through the API: it entered `initial` then.
   assert.is(second.lifecycle?.stage, "initial");
 
-  // Over REST a raw handler answers (docs/search.md#result-json): the same JSON as the procedure on
+  // Over REST a raw handler answers (docs/search.md#response): the same JSON as the procedure on
   // /trpc, to the order of the fields, the first time and when it answers what it kept.
   const input = { project: `IS:${p}`, sortBy: "name" };
   const trpcPage = async () => {
@@ -191,7 +191,7 @@ test("a result has Unleash's fields: environments with their state, tags, segmen
     const res = await srv.call("GET", `/api/admin/search/features?${new URLSearchParams(input)}`, { headers: admin, timeoutMs: 10_000 });
     assert.is(res.status, 200, JSON.stringify(res.json));
     const page = JSON.stringify(res.json);
-    // The answer's length is its bytes' (docs/search.md#answer-bytes): its JSON is JSON.stringify's, as this is.
+    // The answer's length is its bytes' (docs/search.md#response): its JSON is JSON.stringify's, as this is.
     assert.is(Number(res.headers["content-length"]), Buffer.byteLength(page));
     return page;
   };
@@ -210,7 +210,7 @@ test("a result has Unleash's fields: environments with their state, tags, segmen
   assert.equal(restError, { name, message, details });
   assert.is(await restPage(), once);
   // A flag's own columns changed (no stamp moves for them): the next page shows them.
-  // Text of more bytes than characters: the answer is sent as bytes (docs/search.md#answer-bytes).
+  // Text of more bytes than characters: the answer is sent as bytes (docs/search.md#response).
   await set(full, { description: "Changed under it: für Überall ✓ 🚩", stale: true, last_seen_at: new Date("2026-02-03T04:05:06Z") });
   const changed = JSON.parse(await restPage()).features.find((f: { name: string }) => f.name === full);
   assert.equal(
@@ -597,7 +597,7 @@ test("offset and limit page through the flags; total counts them all; 50 by defa
   assert.equal((await page({ limit: "100" })).names.length, 100);
   assert.equal(await page({ offset: "200" }), { names: [], total: 105 }, "past the end: no flags, the total still");
   assert.equal(await page({ limit: "2", offset: "3", query: "sr-page-00" }), { names: ["sr-page-004", "sr-page-005"], total: 9 });
-  // Terms that match few flags list them, and the page counts them (docs/search.md#one-statement-when-listed):
+  // Terms that match few flags list them, and the page counts them (docs/search.md#totals):
   // past its end, and with nothing matching, the total is still right.
   assert.equal(await page({ offset: "9", query: "sr-page-00" }), { names: [], total: 9 }, "past the end of listed matches");
   assert.equal(await page({ offset: "8", query: "sr-page-00" }), { names: ["sr-page-009"], total: 9 });
@@ -796,13 +796,13 @@ test("at 100,000 flags the common searches, and what their pages show, are read 
     const query = featureSearchQuerySchema.parse(params);
     const { page, first, total, bounded } = await featureSearchStatements(db, query);
     // A bounded search counts in its page, and past the last page asks the same statement for its
-    // first row (docs/search.md#one-statement-when-listed): its total never runs.
+    // first row (docs/search.md#totals): its total never runs.
     if (bounded) assert.is(first().compile().sql, page.compile().sql, JSON.stringify(params));
     for (const [what, statement] of [["page", page], ...(bounded ? [] : [["total", total()] as const])] as const) {
       const text = await plan(statement.compile());
       assert.not.match(text, /Seq Scan on features/, `${what} of ${JSON.stringify(params)}:\n${text}`);
     }
-    // A page of listed flags runs prepared (docs/search.md#prepared-search-statements): the generic
+    // A page of listed flags runs prepared (docs/search.md#one-query): the generic
     // plan a connection may settle on reads indexes as well, asked for the values.
     if (bounded) {
       listed += 1;
@@ -817,7 +817,7 @@ test("at 100,000 flags the common searches, and what their pages show, are read 
           `tags of ${JSON.stringify(params)}, generic plan:\n${text}`,
         );
         // And Postgres, left to choose, settles on that plan after its five made for the values:
-        // a search of tags is not planned again each time (docs/search.md#prepared-search-statements).
+        // a search of tags is not planned again each time (docs/search.md#one-query).
         // PGlite, whose costs differ, kept planning this page for its values (7 of 7 here).
         if (srv.db.kind === "postgres") {
           const chosen = await plansChosen(page.compile(), 7);
@@ -847,7 +847,7 @@ test("at 100,000 flags the common searches, and what their pages show, are read 
     }
   }
   // The extras and the environments run as prepared statements, and a connection settles on their
-  // generic plan, made without the page's names (docs/search.md#prepared-page-statements): that plan
+  // generic plan, made without the page's names (docs/search.md#one-query): that plan
   // reads indexes too.
   const { page: firstPage } = await featureSearchStatements(db, featureSearchQuerySchema.parse({}));
   const firstNames = (await firstPage.execute()).map((r) => r.name);

@@ -6,7 +6,7 @@ import { dbSnapshot } from "./support/db-snapshot.ts";
 import { adminToken, userWithRole } from "./support/principals.ts";
 import { startTestServer } from "./support/test-server.ts";
 
-// The four-eyes rule (docs/flag-model.md#four-eyes): where change requests are on, an Editor (no SKIP_CHANGE_REQUEST)
+// The four-eyes rule (docs/change-requests.md#four-eyes): where change requests are on, an Editor (no SKIP_CHANGE_REQUEST)
 // cannot make any direct write they cover, over either transport, while the same change proposed,
 // approved by someone else and applied is stored.
 const srv = await startTestServer({ SCHEDULER_INTERVAL_MS: "0" });
@@ -172,7 +172,7 @@ const GATED: Record<string, Row> = {
     change: ({ child, parent }) => ({ feature: child!, action: "deleteDependency", payload: { feature: parent } }),
     stored: async ({ child }) => assert.equal(await parents(child!), []),
   },
-  // Archiving takes a flag from every environment (docs/flag-model.md#archive-revive-delete).
+  // Archiving takes a flag from every environment (docs/flag-lifecycle.md#archive-revive-delete).
   [`DELETE ${FEATURE_PATH}`]: {
     fixture: async () => ({ feature: await newFeature("archive") }),
     direct: ({ feature }) => ({ params: featureParams(feature!) }),

@@ -50,7 +50,7 @@ await srv.call("PUT", "/api/admin/projects/default/environments/production/chang
   body: { changeRequestsEnabled: true, requiredApprovals: 1 },
   headers: admin.headers,
 });
-// A flag that starts archived, for revive and delete (docs/flag-model.md#archive-revive-delete); every route may be sent it.
+// A flag that starts archived, for revive and delete (docs/flag-lifecycle.md#archive-revive-delete); every route may be sent it.
 const ARCHIVED = "fuzz-archived";
 await srv.call("POST", "/api/admin/projects/default/features", { body: { name: ARCHIVED }, headers: admin.headers });
 await srv.call("DELETE", `/api/admin/projects/default/features/${ARCHIVED}`, { headers: admin.headers });

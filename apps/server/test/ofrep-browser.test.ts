@@ -13,7 +13,7 @@ import { adminToken } from "./support/principals.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
 // OpenFeature's web SDK with the OFREP web provider, bundled as an app would bundle them, in
-// Chromium on a page of its own origin (docs/sdk-protocols.md#ofrep): the bulk evaluation, the
+// Chromium on a page of its own origin (docs/ofrep.md#ofrep): the bulk evaluation, the
 // 304 of a repeated poll, and a change arriving.
 const bundle = await build({
   stdin: {

@@ -13,12 +13,12 @@ import { CHROMIUM, launchChromium } from "./support/browser.ts";
 import { adminToken } from "./support/principals.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
-// The README's OpenFeature snippets, as written there, against a real server: the Node one run by
+// The OpenFeature snippets of docs/sdks.md, as written there, against a real server: the Node one run by
 // Node with the token in TOKEN, the browser one bundled by esbuild and run in Chromium on a page of
 // its own origin (listed in CORS_ORIGINS); only the URL and the browser's token are put in.
 const here = dirname(fileURLToPath(import.meta.url));
-const readme = readFileSync(resolve(here, "../../../README.md"), "utf8");
-const section = readme.slice(readme.indexOf("### OpenFeature: the OFREP providers"), readme.indexOf("### The same with the typed client"));
+const readme = readFileSync(resolve(here, "../../../docs/sdks.md"), "utf8");
+const section = readme.slice(readme.indexOf("## OpenFeature: OFREP"), readme.indexOf("## TypeScript: the typed client"));
 const [nodeSnippet = "", browserSnippet = ""] = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
 
 /** A server whose `checkout-flow` (project default) is on in development for the plan "pro", with the demo's variant `classic`. */

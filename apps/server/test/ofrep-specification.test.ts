@@ -8,7 +8,7 @@ import { specFileProject } from "./support/spec-file-project.ts";
 import { unservable } from "./support/specification-files.ts";
 import type { TestServer } from "./support/test-server.ts";
 
-// The client specification through OFREP (docs/sdk-protocols.md#ofrep): OpenFeature's server SDK
+// The client specification through OFREP (docs/ofrep.md#ofrep): OpenFeature's server SDK
 // with the OFREP provider, pointed at Vexil with a client token, one evaluation call per case.
 
 /** Cases the mapping cannot express, with why; printed, and asserted so that the list cannot grow unseen. */
@@ -56,7 +56,7 @@ async function details(client: Client, key: string, context: Record<string, stri
   return last as Details;
 }
 
-/** A payload as OFREP answers it: by its type (docs/sdk-protocols.md#ofrep). */
+/** A payload as OFREP answers it: by its type (docs/ofrep.md#ofrep). */
 function payloadValue(payload: { type: string; value: string }): unknown {
   if (payload.type === "number") return Number(payload.value);
   if (payload.type === "json") return JSON.parse(payload.value);
@@ -157,7 +157,7 @@ for (const kind of kinds) {
   });
 }
 
-/** How many cases name a property like a context field (filled in from the first run, and explained in docs/sdk-protocols.md#ofrep). */
+/** How many cases name a property like a context field (filled in from the first run, and explained in docs/ofrep.md#ofrep). */
 const EXPECTED_INEXPRESSIBLE = 0;
 
 test.run();

@@ -5,7 +5,7 @@ import { adminToken, clientToken, frontendToken, userWithRole } from "./support/
 import { nextEvent, openSse } from "./support/sse-stream.ts";
 import { startTestServer } from "./support/test-server.ts";
 
-// OFREP (docs/sdk-protocols.md#ofrep) over HTTP: the mapping, every error body and code, ETags, the event stream.
+// OFREP (docs/ofrep.md#ofrep) over HTTP: the mapping, every error body and code, ETags, the event stream.
 const srv = await startTestServer({ TRUST_PROXY: "127.0.0.1" });
 const admin = await adminToken(srv);
 const client = await clientToken(srv);

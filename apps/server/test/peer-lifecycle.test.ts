@@ -82,7 +82,7 @@ if (suite) {
     parameters: { rollout: String(percent), stickiness: "default", groupId: name },
     constraints: [],
   });
-  const kept = "dependencies are kept through an archive: docs/flag-model.md#archive-revive-delete";
+  const kept = "dependencies are kept through an archive: docs/flag-lifecycle.md#archive-revive-delete";
 
   // Flags: a parent with a dependent child, and three others; all but one switched on in development.
   create("create the parent", "checkout", "New checkout");
@@ -209,7 +209,7 @@ if (suite) {
     { lifetimeDays: "5" },
     200,
     400,
-    "a lifetime is a number: docs/flag-model.md#stale-flags-and-feature-types",
+    "a lifetime is a number: docs/flag-lifecycle.md#stale-flags-and-feature-types",
   );
   step("release flags live 40 days again", "PUT", "/api/admin/feature-types/release/lifetime", { lifetimeDays: 40 }, 200, body);
   step("the feature types after", "GET", "/api/admin/feature-types", undefined, 200, typesById);
@@ -226,7 +226,7 @@ if (suite) {
     { features: ["dark-mode", "ghost"], stale: false },
     202,
     404,
-    "a typo is not a silent success: docs/flag-model.md#stale-flags-and-feature-types",
+    "a typo is not a silent success: docs/flag-lifecycle.md#stale-flags-and-feature-types",
   );
   step("dark-mode is not stale", "POST", `${project}/stale`, { features: ["dark-mode"], stale: false }, 202);
   step("search the active ones", "GET", search("state=IS:active"), undefined, 200, found);
@@ -251,7 +251,7 @@ if (suite) {
     [{ op: "replace", path: "/name", value: "renamed" }],
     200,
     400,
-    "an operation that would be ignored is refused: docs/flag-model.md#stale-flags-and-feature-types",
+    "an operation that would be ignored is refused: docs/flag-lifecycle.md#stale-flags-and-feature-types",
   );
   step("the patched flag", "GET", feature("ops-throttle"), undefined, 200, featureView);
   step("search by description", "GET", search("query=throttle"), undefined, 200, found);
@@ -287,7 +287,7 @@ if (suite) {
     undefined,
     403,
     409,
-    "a conflict with stored data, not with permissions: docs/flag-model.md#archive-revive-delete",
+    "a conflict with stored data, not with permissions: docs/flag-lifecycle.md#archive-revive-delete",
   );
   differs(
     "validate archiving both",
@@ -329,7 +329,7 @@ if (suite) {
     undefined,
     200,
     400,
-    "nothing to revive: docs/flag-model.md#archive-revive-delete",
+    "nothing to revive: docs/flag-lifecycle.md#archive-revive-delete",
   );
   step("revive an unknown flag", "POST", "/api/admin/archive/revive/ghost", undefined, 404, errorName);
   step("revive unknown flags in bulk", "POST", `${project}/revive`, { features: ["ghost"] }, 200);
@@ -360,7 +360,7 @@ if (suite) {
     undefined,
     200,
     400,
-    "the caller learns nothing was deleted: docs/flag-model.md#archive-revive-delete",
+    "the caller learns nothing was deleted: docs/flag-lifecycle.md#archive-revive-delete",
   );
   differs(
     "delete an unknown flag",
@@ -369,7 +369,7 @@ if (suite) {
     undefined,
     200,
     404,
-    "the caller learns nothing was deleted: docs/flag-model.md#archive-revive-delete",
+    "the caller learns nothing was deleted: docs/flag-lifecycle.md#archive-revive-delete",
   );
   step("delete an archived flag", "DELETE", "/api/admin/archive/old-banner", undefined, 200);
   step("archive parent and child", "POST", `${project}/archive`, { features: ["checkout", "checkout-coupons"] }, 202);

@@ -94,7 +94,7 @@ export function checkAccess(principal: Principal | null, access: Access, scope: 
     throw new NoAccessError("The frontend API takes a frontend token (or an admin token); this one cannot use it.");
   }
   if (access === "sdk") {
-    // OpenFeature's providers: a server one holds a client token, a browser one a frontend token (docs/sdk-protocols.md#ofrep).
+    // OpenFeature's providers: a server one holds a client token, a browser one a frontend token (docs/ofrep.md#ofrep).
     if (principal.kind === "admin-token" || principal.kind === "sdk-token") return;
     throw new NoAccessError("OFREP takes a client or frontend token (or an admin token); this one cannot use it.");
   }

@@ -7,10 +7,10 @@ import type { RawHandler } from "./trpc.ts";
 
 /**
  * Each result's JSON as UTF-8 bytes, made once per result object: the search answers the same
- * object for a flag while nothing it shows has changed (docs/search.md#result-json), and forgets it
+ * object for a flag while nothing it shows has changed (docs/search.md#response), and forgets it
  * with the object. Bytes rather than text, each in memory of its own outside the JavaScript heap: a
  * page is then copied once, into the answer, rather than joined, measured and encoded as text
- * (docs/search.md#answer-bytes).
+ * (docs/search.md#response).
  */
 const jsonOfResult = new WeakMap<FeatureSearchResult, Buffer>();
 
@@ -45,7 +45,7 @@ function resultJson(result: FeatureSearchResult): Buffer {
 
 /**
  * `GET /api/admin/search/features` over REST, a raw handler rather than the procedure, for speed
- * alone (docs/search.md#result-json): the same checks of the query as the procedure's (unstorable
+ * alone (docs/search.md#response): the same checks of the query as the procedure's (unstorable
  * text, then its schema, each a 400 by the same error), the same service, and the same JSON, but
  * each result's JSON is made once, as bytes, and the page's copied into the answer.
  */

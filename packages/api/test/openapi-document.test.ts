@@ -79,7 +79,7 @@ test("error responses: each status with the one Error schema and examples named 
         continue;
       }
       const media = response.content[meta.raw?.mediaType ?? "application/json"];
-      // A protocol of its own answers its own error body (OFREP's errorCode, docs/sdk-protocols.md#ofrep; SCIM's, docs/scim.md#errors).
+      // A protocol of its own answers its own error body (OFREP's errorCode, docs/ofrep.md#ofrep; SCIM's, docs/scim.md#errors).
       if (meta.raw?.failureBody) {
         const own = meta.raw.mediaType ? ["schemas", "status", "detail"] : ["errorCode"];
         for (const field of own) assert.ok(media.schema.required.includes(field), `${name} ${code} documents its protocol's error body`);

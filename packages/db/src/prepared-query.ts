@@ -76,7 +76,7 @@ let namedTexts = 0;
 /**
  * Runs a query built at run time as a named prepared statement, named after its text: each
  * connection parses its text once, and Postgres plans its first five runs for their values, then
- * keeps a generic plan if it costs no more (docs/search.md#prepared-search-statements). Only for
+ * keeps a generic plan if it costs no more (docs/search.md#one-query). Only for
  * statements whose generic plan is as good as any custom one, and whose texts come in few shapes;
  * past MAX_NAMED_TEXTS texts in a process, new ones run unnamed. Like preparedQuery's, the text
  * must name its columns.

@@ -94,7 +94,7 @@ async function populate(db: TestDb): Promise<void> {
   );
 }
 
-// Every table but the migrator's and the search's stamps, which an import writes anew (docs/search.md#result-stamps).
+// Every table but the migrator's and the search's stamps, which an import writes anew (docs/search.md#one-query).
 test("the export covers every table and column of the migrated schema, parents before children", async () => {
   const db = await createTestDb();
   try {

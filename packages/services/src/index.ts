@@ -194,7 +194,7 @@ export { createOidcClient } from "./oidc/oidc-client.ts";
 export type { OidcSignIn } from "./oidc/oidc-sign-in.ts";
 export { startOidcLogin } from "./oidc/start-oidc-login.ts";
 export { finishOidcLogin } from "./oidc/finish-oidc-login.ts";
-// The playground and the reviewer's inbox (issue 26, docs/playground.md, docs/flag-model.md#the-reviewers-inbox).
+// The playground and the reviewer's inbox (issue 26, docs/playground.md, docs/change-requests.md#the-reviewers-inbox).
 export {
   advancedPlaygroundRequestSchema,
   evaluateAdvancedPlayground,

@@ -151,7 +151,7 @@ if (testDb.databaseUrl) {
       .execute();
     const report = (names: string[]) => Object.fromEntries(names.map((name) => [name, { yes: 1, no: 1 }]));
     const reversed = [...flags].reverse();
-    // Where two flushes meet: their counts, and the flags' search stamps (docs/search.md#result-stamps),
+    // Where two flushes meet: their counts, and the flags' search stamps (docs/search.md#one-query),
     // which every flush writes first, so that the second waits there for the first to end before it
     // reaches the flags' last seen.
     for (const table of ["client_metrics", "feature_search_stamps"] as const) {

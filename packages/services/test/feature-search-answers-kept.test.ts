@@ -7,7 +7,7 @@ import { featureSearchQuerySchema, searchFeatures } from "../src/index.ts";
 import { openTestDb } from "./support/test-db.ts";
 
 // A search's whole answer is kept by each instance under the answers' generation, which every write
-// to what a search reads or shows moves by trigger at its commit (docs/search.md#answers-kept).
+// to what a search reads or shows moves by trigger at its commit (docs/search.md#one-query).
 // After each kind of write, an instance that kept the answer must answer what an instance that
 // never searched answers (a handle of its own, nothing kept); writes to nothing a search reads leave
 // the kept answer in use.
@@ -34,7 +34,7 @@ const HOUR = 3_600_000;
 
 /**
  * Waits, if the database's clock is within 10 s of an hour's turn, until 2 s after it: an answer
- * read in an hour's first second is not kept, and none serves past its hour (docs/search.md#answers-kept).
+ * read in an hour's first second is not kept, and none serves past its hour (docs/search.md#one-query).
  * A wait for the clock, not for another task: these tests compare answers kept within one hour.
  */
 async function clearOfHourTurn(): Promise<void> {

@@ -5,8 +5,8 @@ import { CompiledPages } from "../src/feature-search/compiled-pages.ts";
 import { featureSearchQuerySchema, searchFeatures } from "../src/index.ts";
 import { openTestDb } from "./support/test-db.ts";
 
-// A page reads a flag's times as milliseconds (docs/search.md#times-as-milliseconds) and is kept
-// compiled per query (docs/search.md#compiled-pages): the times must be those a Date parsed from
+// A page reads a flag's times as milliseconds (docs/search.md#one-query) and is kept
+// compiled per query (docs/search.md#one-query): the times must be those a Date parsed from
 // the stored text holds, and a search made again must see what changed since, on a handle that
 // kept its page as on one that never searched.
 const testDb = await openTestDb();

@@ -6,7 +6,7 @@ import { featureSearchQuerySchema, searchFeatures } from "../src/index.ts";
 import { openTestDb } from "./support/test-db.ts";
 
 // What a search result shows besides the flag's columns is kept by each instance under the flag's
-// stamp and the epoch (docs/search.md#result-stamps). After every kind of write, the page an instance
+// stamp and the epoch (docs/search.md#one-query). After every kind of write, the page an instance
 // that kept it answers must be the page of an instance that never searched (a handle of its own,
 // with nothing kept), and must show the write.
 const testDb = await openTestDb();
@@ -61,7 +61,7 @@ test("a kept page is used: a write that moves no stamp (triggers off) is not see
     await sql`set local session_replication_role = replica`.execute(trx);
     await sql`insert into feature_tags (feature_name, tag_type, tag_value) values ('stamps-c', 'simple', 'green')`.execute(trx);
   });
-  // Every answer read again, flag by flag (docs/search.md#answers-kept): the flags' kept parts still serve.
+  // Every answer read again, flag by flag (docs/search.md#one-query): the flags' kept parts still serve.
   await sql`update feature_search_answers_generation set generation = generation + 1`.execute(db);
   assert.equal(await search(db), before, "kept: the write moved no stamp");
   assert.equal((await fresh()).find((f) => f.name === "stamps-c")?.tags, [{ type: "simple", value: "green", color: "#FFFFFF" }]);

@@ -7,7 +7,7 @@ import { openTestDb } from "./support/test-db.ts";
 
 // What a query's terms matched is kept by each instance under the terms' generation, which every
 // write to a name, a description or a tag's value moves by trigger at its commit
-// (docs/search.md#terms-kept). After each kind of write, an instance that kept the terms must
+// (docs/search.md#one-query). After each kind of write, an instance that kept the terms must
 // answer what an instance that never searched answers (a handle of its own, nothing kept).
 const testDb = await openTestDb();
 const db = testDb.kysely;
@@ -45,7 +45,7 @@ test("kept terms are used: a flag added with triggers off is not found until the
     await sql`set local session_replication_role = replica`.execute(trx);
     await sql`insert into features (name, project_id) values ('kept-term-hidden', 'kept')`.execute(trx);
   });
-  // Every answer read again (docs/search.md#answers-kept): the terms kept still serve.
+  // Every answer read again (docs/search.md#one-query): the terms kept still serve.
   await sql`update feature_search_answers_generation set generation = generation + 1`.execute(db);
   assert.equal(await names(db), ["kept-term-a", "kept-term-b"], "kept: the write moved no generation");
   assert.equal(await fresh(), ["kept-term-a", "kept-term-b", "kept-term-hidden"]);

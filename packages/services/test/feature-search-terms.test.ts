@@ -6,7 +6,7 @@ import { featureSearchQuerySchema, searchFeatures } from "../src/index.ts";
 import { openTestDb } from "./support/test-db.ts";
 
 // A query term is looked up in pg_trgm's indexes by its rare part and checked whole on the rows
-// found (docs/search.md#rare-part): the answers must be those of the whole term.
+// found (docs/search.md#indexes): the answers must be those of the whole term.
 const testDb = await openTestDb();
 const db = testDb.kysely;
 

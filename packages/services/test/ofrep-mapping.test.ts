@@ -5,7 +5,7 @@ import { ValidationError } from "../src/errors/domain-error.ts";
 import { unleashContextFromOfrep } from "../src/ofrep/ofrep-context.ts";
 import { ofrepEvaluation } from "../src/ofrep/ofrep-evaluation.ts";
 
-// The OFREP mapping (docs/sdk-protocols.md#ofrep), rule by rule; the HTTP tests run it through the real evaluator.
+// The OFREP mapping (docs/ofrep.md#ofrep), rule by rule; the HTTP tests run it through the real evaluator.
 
 const flag = (over: Partial<FlagEvaluation>): FlagEvaluation => ({
   name: "f",

@@ -10,7 +10,7 @@ import { clientScope } from "../client-scope.ts";
 import type { ProtectedContext } from "../context.ts";
 
 /**
- * The Unleash context of an OFREP request body `{context}` (docs/sdk-protocols.md#ofrep). A body
+ * The Unleash context of an OFREP request body `{context}` (docs/ofrep.md#ofrep). A body
  * that is no object is a PARSE_ERROR; other fields beside `context` are left alone, as OFREP may
  * add some. A browser's provider (a frontend token) is the frontend API's caller: without a
  * `remoteAddress` the request's own address stands in; a server's is given nothing.

@@ -18,7 +18,7 @@ export async function ofrepStreamScope(ctx: Context, ticket: string): Promise<Cl
 }
 
 /**
- * `GET /ofrep/v1/event-stream/{ticket}` (docs/sdk-protocols.md#ofrep): the SSE URL of the bulk
+ * `GET /ofrep/v1/event-stream/{ticket}` (docs/ofrep.md#ofrep): the SSE URL of the bulk
  * answer's `eventStreams`. It sends `refetchEvaluation` whenever what the token's scope is served
  * changes, on any instance, from the same per-scope hub as SDK streaming; each event's id is the
  * revision it follows. It counts among the instance's streams (heartbeats, the limit, shutdown).

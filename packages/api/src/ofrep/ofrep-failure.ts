@@ -7,7 +7,7 @@ type OfrepErrorCode = "FLAG_NOT_FOUND" | "PARSE_ERROR" | "INVALID_CONTEXT" | "GE
 const inContext = (path: string) => path === "context" || path.startsWith("context.");
 
 /**
- * Every failure on an OFREP route, in OFREP's body (docs/sdk-protocols.md#ofrep): `{key?,
+ * Every failure on an OFREP route, in OFREP's body (docs/ofrep.md#ofrep): `{key?,
  * errorCode, errorDetails}`, with the status and headers (Retry-After among them) of the one
  * mapping. A 400 about the context is INVALID_CONTEXT, any other 400 (a body that is no JSON
  * object), 413 and 415 are PARSE_ERROR, a 404 of a flag is FLAG_NOT_FOUND, the rest GENERAL. The request id

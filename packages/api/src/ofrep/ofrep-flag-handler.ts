@@ -9,7 +9,7 @@ import { ofrepCallerKey, ofrepRequestContext } from "./ofrep-evaluate.ts";
 const asked = createPollMemo();
 
 /**
- * `POST /ofrep/v1/evaluate/flags/{key}` over REST (docs/sdk-protocols.md#ofrep): raw, so that the
+ * `POST /ofrep/v1/evaluate/flags/{key}` over REST (docs/ofrep.md#ofrep): raw, so that the
  * body is read as OFREP sends it (any JSON, a PARSE_ERROR when it is no object) and its failures
  * leave in OFREP's body. An answer the poll ETag says cannot differ (the same snapshot, scope and
  * context, no random draw, no date constraint) is kept and sent again for the same request

@@ -29,7 +29,7 @@ function eventStreams(origin: string | undefined, ctx: ProtectedContext): { type
 const polls = createPollMemo();
 
 /**
- * `POST /ofrep/v1/evaluate/flags` over REST (docs/sdk-protocols.md#ofrep): every flag of the
+ * `POST /ofrep/v1/evaluate/flags` over REST (docs/ofrep.md#ofrep): every flag of the
  * token's scope for the context, with `eventStreams`. The ETag is the poll ETag
  * (docs/sdk-protocols.md#poll-etags), so a matching If-None-Match is a 304 before anything is
  * evaluated; a repeated poll (the same caller and body) takes its context and ETag from the memo.

@@ -9,7 +9,7 @@ const MAX_TICKETS = 10_000;
 const mac = (secret: string, tokenId: number) => createHmac("sha256", secret).update(`${PURPOSE}${tokenId}`).digest("base64url");
 
 /**
- * The part of an OFREP event stream's URL that stands for the token (docs/sdk-protocols.md#ofrep):
+ * The part of an OFREP event stream's URL that stands for the token (docs/ofrep.md#ofrep):
  * its id and a MAC under the server's session secret. It opens that token's change notifications
  * and nothing else, so no token travels in a URL.
  */

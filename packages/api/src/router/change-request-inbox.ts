@@ -12,7 +12,7 @@ const inboxSchema = z
   })
   .meta({ id: "ChangeRequestInbox" });
 
-// The reviewer's inbox (docs/flag-model.md#the-reviewers-inbox): what awaits the caller, across projects.
+// The reviewer's inbox (docs/change-requests.md#the-reviewers-inbox): what awaits the caller, across projects.
 export const changeRequestInboxRouter = {
   list: protectedProcedure
     .meta({

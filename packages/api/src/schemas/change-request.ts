@@ -32,7 +32,7 @@ const common = {
 };
 
 /**
- * Only a Scheduled request carries `schedule` (docs/flag-model.md#change-request-shape); a union discriminated by `state`
+ * Only a Scheduled request carries `schedule` (docs/change-requests.md#change-request-shape); a union discriminated by `state`
  * checks each response against one shape instead of trying both.
  */
 export const changeRequestSchema = z

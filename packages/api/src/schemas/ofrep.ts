@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * OFREP's evaluation request, `{context}`: an OpenFeature evaluation context, any JSON object
- * (docs/sdk-protocols.md#ofrep). Not strict: OFREP may add fields.
+ * (docs/ofrep.md#ofrep). Not strict: OFREP may add fields.
  */
 export const ofrepRequestSchema = z
   .object({ context: z.record(z.string(), z.unknown()).optional() })

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { featureListItemSchema } from "./feature.ts";
 
-/** Unleash's `healthReportSchema`, with what Vexil can say truthfully (docs/flag-model.md#project-health). */
+/** Unleash's `healthReportSchema`, with what Vexil can say truthfully (docs/flag-lifecycle.md#project-health). */
 export const projectHealthReportSchema = z
   .object({
     version: z.literal(1),

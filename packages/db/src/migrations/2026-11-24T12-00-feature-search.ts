@@ -36,7 +36,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(["feature_name", "created_by_user_id"])
     .where(sql.ref("type"), "=", "feature-created")
     .execute();
-  // Each result shows the open change requests that touch the flag; archiving looks them up too (docs/flag-model.md#archive-revive-delete).
+  // Each result shows the open change requests that touch the flag; archiving looks them up too (docs/flag-lifecycle.md#archive-revive-delete).
   await db.schema
     .createIndex("change_request_changes_feature_idx")
     .on("change_request_changes")

@@ -3,7 +3,7 @@ import { type Kysely, sql } from "kysely";
 // SDK metrics stamp `last_seen_at` on features and feature_environments at every flush. That is
 // not something SDKs are served, so it must not wake every instance's read model: updates that
 // change only `last_seen_at` no longer notify `vexil_flag_changes`, and an upsert whose rows all
-// existed no longer notifies as an insert (docs/flag-model.md#lifecycle-and-last-seen).
+// existed no longer notifies as an insert (docs/flag-lifecycle.md#lifecycle-and-last-seen).
 // Flags created before lifecycle stages were kept start in `initial`, as of their creation.
 const CHANGED_BEYOND_LAST_SEEN = sql.raw(`(to_jsonb(old) - 'last_seen_at') is distinct from (to_jsonb(new) - 'last_seen_at')`);
 

@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 
 // What a search result shows of a flag besides its own columns (environments, strategies, segments,
 // tags, dependencies, lifecycle, open change requests, the last hour's SDK counts) is kept by each
-// instance and read again only when the flag's stamp moved (docs/search.md#result-stamps). Every
+// instance and read again only when the flag's stamp moved (docs/search.md#one-query). Every
 // write to a table a result reads gives the flags it touches a new stamp, by trigger, so that no
 // writer (a command, an import, housekeeping, a hand in psql) can be missed. What many flags show
 // at once (an environment's type and order, a project's environments, a tag type's colour, a

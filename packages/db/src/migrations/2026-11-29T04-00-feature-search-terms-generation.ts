@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 
 // Which flags a search's query terms match (their names, descriptions and tag values) is kept by
 // each instance under a generation that every write changing those texts moves, by trigger, in its
-// own transaction (docs/search.md#terms-kept). A search reads the generation with its page: the
+// own transaction (docs/search.md#one-query). A search reads the generation with its page: the
 // same generation proves that no such write committed since the terms were looked up.
 //
 // The generation is one row, moved at commit, once per transaction: a write's statement queues a

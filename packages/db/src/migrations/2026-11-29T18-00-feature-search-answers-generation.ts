@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 
 // A search's whole answer is kept by each instance under the answers' generation, which every write
-// to what any search reads or shows moves, by trigger, at its commit (docs/search.md#answers-kept).
+// to what any search reads or shows moves, by trigger, at its commit (docs/search.md#one-query).
 // A search made again reads the generation alone: the same generation proves that no such write
 // committed since its answer was read, on any instance.
 //

@@ -17,8 +17,8 @@ export interface CatalogTable {
 /**
  * Not carried: Kysely's own bookkeeping (the document's version names the schema instead), and the
  * search's stamps and its terms' and answers' generations, which the database's own triggers write as
- * the rows are imported (docs/search.md#result-stamps, docs/search.md#terms-kept,
- * docs/search.md#answers-kept): each flag imported gets a new stamp, and carried values would only
+ * the rows are imported (docs/search.md#one-query, docs/search.md#one-query,
+ * docs/search.md#one-query): each flag imported gets a new stamp, and carried values would only
  * have to be those of another database.
  */
 const NOT_CARRIED = new Set([

@@ -24,7 +24,7 @@ const FLAG_PERMISSIONS = [
   "UPDATE_FEATURE_DEPENDENCY",
 ] as const;
 
-// Archiving a flag and deleting an archived one for good (docs/flag-model.md#archive-revive-delete).
+// Archiving a flag and deleting an archived one for good (docs/flag-lifecycle.md#archive-revive-delete).
 const FLAG_MODEL_PERMISSIONS = [...FLAG_PERMISSIONS, "CREATE_SEGMENT", "UPDATE_SEGMENT", "DELETE_SEGMENT", "DELETE_FEATURE"] as const;
 
 /** Tag types are Editors' in Unleash (its role Editor holds these three). */

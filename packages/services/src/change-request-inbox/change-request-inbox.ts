@@ -7,7 +7,7 @@ import { type ChangeRequestState, type ChangeRequestView, loadChangeRequests } f
 /** The most requests the inbox lists at once, oldest first; its counts count them all (docs/limits.md#change-requests). */
 const INBOX_LIMIT = 100;
 
-/** What awaits the caller (docs/flag-model.md#the-reviewers-inbox). */
+/** What awaits the caller (docs/change-requests.md#the-reviewers-inbox). */
 interface ChangeRequestInbox {
   /** Requests In review the caller may approve: not theirs (unless Admin), not approved by them yet. */
   review: number;
@@ -82,7 +82,7 @@ function actionableRequests(db: Kysely<Database>, by: Principal) {
 /**
  * The change requests across every project that the caller can act on now (review, apply,
  * schedule), in environments whose change requests are on: the reviewer's inbox
- * (docs/flag-model.md#the-reviewers-inbox). An SDK token acts on none.
+ * (docs/change-requests.md#the-reviewers-inbox). An SDK token acts on none.
  */
 export async function changeRequestInbox(db: Kysely<Database>, by: Principal): Promise<ChangeRequestInbox> {
   const base = actionableRequests(db, by);

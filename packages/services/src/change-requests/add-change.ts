@@ -38,7 +38,7 @@ async function storeChange(trx: Transaction<Database>, by: Principal, change: Ne
   if (by.kind !== "user") throw new NoAccessError("Change requests are proposed by users; log in or use a personal access token.");
   const payload = await validateChangePayload(trx, change.projectId, change.action, change.payload);
   await locateFeatureEnvironment(trx, { projectId: change.projectId, featureName: change.feature, environment: change.environment });
-  // Share-locked, so that archiving the flag waits for this change and then sees it (docs/flag-model.md#archive-revive-delete).
+  // Share-locked, so that archiving the flag waits for this change and then sees it (docs/flag-lifecycle.md#archive-revive-delete).
   await lockLiveFeature(trx, change.feature, "share");
   const settings = await enabledChangeRequestSettings(trx, change.projectId, change.environment);
   if (!settings) {

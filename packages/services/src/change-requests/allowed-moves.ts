@@ -2,7 +2,7 @@ import { isAdmin, type Principal, principalHasPermission, projectRolesDeciding }
 import { type DomainError, NoAccessError, ValidationError } from "../errors/domain-error.ts";
 import type { ChangeRequestState } from "./change-request.ts";
 
-/** From each state, the states it may move to (docs/flag-model.md#change-request-states). */
+/** From each state, the states it may move to (docs/change-requests.md#change-request-states). */
 const TRANSITIONS: Record<ChangeRequestState, ChangeRequestState[]> = {
   Draft: ["In review", "Cancelled"],
   "In review": ["Approved", "Rejected", "Cancelled"],
@@ -62,7 +62,7 @@ function refusalOf(by: Principal, request: MoveSubject, to: ChangeRequestState):
 }
 
 /**
- * docs/flag-model.md#change-request-states: why `by` may not move `request` to `to`, or null when they may. The move command
+ * docs/change-requests.md#change-request-states: why `by` may not move `request` to `to`, or null when they may. The move command
  * throws this error, and the views list the targets it lets through, so the two cannot disagree.
  * What the move itself carries (a `scheduledAt`, the changes to review) is checked by the command.
  */

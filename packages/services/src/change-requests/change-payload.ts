@@ -17,7 +17,7 @@ export const CHANGE_ACTIONS = [
   "deleteStrategy",
   "addDependency",
   "deleteDependency",
-  // Archives the flag in every environment, as Unleash's change of that name (docs/flag-model.md#archive-revive-delete).
+  // Archives the flag in every environment, as Unleash's change of that name (docs/flag-lifecycle.md#archive-revive-delete).
   "archiveFeature",
   // Strategy order (Unleash's action, its payload the set-sort-order body) and a strategy's JSON patch (Vexil's).
   "reorderStrategy",

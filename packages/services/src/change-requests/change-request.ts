@@ -6,7 +6,7 @@ import { allowedMoves } from "./allowed-moves.ts";
 
 export const CHANGE_REQUEST_STATES = ["Draft", "In review", "Approved", "Applied", "Cancelled", "Rejected", "Scheduled"] as const;
 export type ChangeRequestState = (typeof CHANGE_REQUEST_STATES)[number];
-/** What "pending" means (docs/flag-model.md#pending-change-requests). */
+/** What "pending" means (docs/change-requests.md#pending-change-requests). */
 export const PENDING_STATES: ChangeRequestState[] = ["Draft", "In review", "Approved", "Scheduled"];
 
 interface Actor {

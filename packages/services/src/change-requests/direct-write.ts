@@ -6,7 +6,7 @@ import { assertDirectFeatureWriteAllowed, assertDirectWriteAllowed } from "./ass
 
 /**
  * A direct write to one environment of a feature, as its command makes it: in a transaction of its
- * own, the four-eyes check first (docs/flag-model.md#four-eyes), then the step that an applied
+ * own, the four-eyes check first (docs/change-requests.md#four-eyes), then the step that an applied
  * change request also calls. A gated command is built with this, so the check cannot be left out.
  */
 export function directEnvironmentWrite<T>(

@@ -17,7 +17,7 @@ export interface StateChange {
 }
 
 /**
- * Moves a change request to another state under the rules of docs/flag-model.md#change-request-states (`moveRefusal`
+ * Moves a change request to another state under the rules of docs/change-requests.md#change-request-states (`moveRefusal`
  * decides who may make which move) and returns it; applying carries the changes out in the same transaction.
  */
 export async function moveChangeRequest(

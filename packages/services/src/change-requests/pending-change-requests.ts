@@ -29,7 +29,7 @@ const pendingIds = preparedQuery(
 );
 
 /**
- * The calling user's pending change requests in a project (docs/flag-model.md#pending-change-requests): Draft, In review,
+ * The calling user's pending change requests in a project (docs/change-requests.md#pending-change-requests): Draft, In review,
  * Approved or Scheduled, in environments whose change requests are enabled now, by id. An API
  * token is not a user and has none.
  */

@@ -51,7 +51,7 @@ export function createClientMetricsBuffer(): ClientMetricsBuffer {
     add(environment, input) {
       const metrics = parseInput(clientMetricsSchema, input, "", "The metrics");
       const hour = new Date(Math.floor(metrics.bucket.start.getTime() / HOUR_MS) * HOUR_MS);
-      // Seen when the report arrived, by this server's clock: an SDK's clock may be off (docs/flag-model.md#lifecycle-and-last-seen).
+      // Seen when the report arrived, by this server's clock: an SDK's clock may be off (docs/flag-lifecycle.md#lifecycle-and-last-seen).
       const arrived = new Date();
       for (const [featureName, toggle] of Object.entries(metrics.bucket.toggles)) {
         const variants = new Map(Object.entries(toggle.variants ?? {}));

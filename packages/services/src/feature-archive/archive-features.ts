@@ -9,7 +9,7 @@ import { type LockedFeature, lockFeatureOfProject, lockFeaturesOfProject, nameIn
 /**
  * DELETE /api/admin/projects/{projectId}/features/{featureName}: archives one flag of the project
  * (404 otherwise). Archiving takes it away from every SDK, so where change requests are on it
- * is a direct write like any other (docs/flag-model.md#four-eyes). Archiving an archived flag
+ * is a direct write like any other (docs/change-requests.md#four-eyes). Archiving an archived flag
  * changes nothing.
  */
 export async function archiveFeature(

@@ -40,7 +40,7 @@ export async function refuseOrphans(db: Kysely<Database>, names: readonly string
 }
 
 /**
- * Refuses to archive flags that an open change request changes (docs/flag-model.md#archive-revive-delete):
+ * Refuses to archive flags that an open change request changes (docs/flag-lifecycle.md#archive-revive-delete):
  * applying it would fail, and its reviewers would review a change nobody can make.
  */
 export async function refuseFlagsInOpenChangeRequests(

@@ -2,7 +2,7 @@ import type { Database } from "@vexil/db";
 import type { Transaction } from "kysely";
 import { ValidationError } from "../errors/domain-error.ts";
 
-/** The one answer to a write on an archived flag (Unleash's message, docs/flag-model.md#archive-revive-delete). */
+/** The one answer to a write on an archived flag (Unleash's message, docs/flag-lifecycle.md#archive-revive-delete). */
 export function archivedFeatureError(featureName: string): ValidationError {
   const message = `Cannot perform this operation on archived features: "${featureName}" is archived; revive it first`;
   return new ValidationError(`${message}.`, [{ path: "featureName", message }]);

@@ -10,7 +10,7 @@ import { requireFeatureInProject } from "./require-feature-in-project.ts";
 /**
  * POST .../lifecycle/complete `{status: kept|discarded, statusValue?}`: the flag has done its job.
  * Completing it again keeps when it was completed and takes the new status, so that the stored
- * stage says what the latest `feature-completed` event says (docs/flag-model.md#lifecycle-and-last-seen).
+ * stage says what the latest `feature-completed` event says (docs/flag-lifecycle.md#lifecycle-and-last-seen).
  */
 export async function completeFeature(
   db: Kysely<Database>,

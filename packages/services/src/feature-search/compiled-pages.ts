@@ -14,7 +14,7 @@ const KEPT_NAMES = 200_000;
 const namesOf = (page: CompiledQuery<unknown>) => page.parameters.reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : 0), 0);
 
 /**
- * Per database, the page statements of searches already made, compiled (docs/search.md#compiled-pages):
+ * Per database, the page statements of searches already made, compiled (docs/search.md#one-query):
  * a page's text and values follow from the search's query and, when its terms list their matches,
  * from the terms' generation those were read under, so a search made again is not built again.
  */

@@ -83,7 +83,7 @@ function archivedAndLifecycle(eb: FeaturesEb, q: Query): Expression<SqlBool>[] {
   return [stages.length ? eb.or([inStages(), archived]) : archived];
 }
 
-/** A query term, and the part of it that the index of names is asked for (docs/search.md#rare-part). */
+/** A query term, and the part of it that the index of names is asked for (docs/search.md#indexes). */
 export interface SearchTerm {
   term: string;
   part: string;
@@ -92,7 +92,7 @@ export interface SearchTerm {
 /**
  * The text holds the term: looked up by the term's rare part, then checked whole. `text || ''` is
  * no column an index can answer, so it filters the rows found rather than adding the common
- * trigrams' long lists to the look-up (docs/search.md#rare-part).
+ * trigrams' long lists to the look-up (docs/search.md#indexes).
  */
 function holds<DB, TB extends keyof DB>(w: ExpressionBuilder<DB, TB>, column: RawBuilder<string>, { term, part }: SearchTerm) {
   if (part === term) return w(column, "ilike", containing(term));
@@ -108,7 +108,7 @@ export function termMatches(db: Kysely<Database>, terms: SearchTerm[]) {
 
 /**
  * The same flags, each with the terms' generation read in the same statement (the same snapshot),
- * under which what they matched may be kept (docs/search.md#terms-kept).
+ * under which what they matched may be kept (docs/search.md#one-query).
  */
 export function termLookup(db: Kysely<Database>, terms: SearchTerm[]) {
   const { byText, byTag } = termSides(db, terms);
@@ -136,7 +136,7 @@ const tagKey = (t: { type: string; value: string }) => `${t.type}:${t.value}`;
  * none, all, or not all (docs/search.md#tag-keys). `opaque`: the keys are a subquery's value, which
  * no plan can look into, as the page that reads a tag filter's carriers first has them: a plan made
  * for the values and the generic plan then estimate the carriers alike, and Postgres keeps the
- * generic plan after five runs rather than planning every search (docs/search.md#prepared-search-statements).
+ * generic plan after five runs rather than planning every search (docs/search.md#one-query).
  */
 export function tagCondition(filter: SetFilter<unknown>, opaque = false): RawBuilder<SqlBool> {
   const values = (filter.values as { type: string; value: string }[]).map(tagKey);

@@ -45,8 +45,8 @@ export interface FeatureSearchResult {
 
 /**
  * A page's row: the flag's columns (but its tag keys, which only the statements read), its times
- * as milliseconds (docs/search.md#times-as-milliseconds), and the stamps it is read under, the
- * same on every row (docs/search.md#result-stamps).
+ * as milliseconds (docs/search.md#one-query), and the stamps it is read under, the
+ * same on every row (docs/search.md#one-query).
  */
 interface FeatureRow {
   name: string;
@@ -63,7 +63,7 @@ interface FeatureRow {
   searched_ms: number;
 }
 
-/** What a result shows of a flag beyond its own columns: read over a page's names, or kept (docs/search.md#result-stamps). */
+/** What a result shows of a flag beyond its own columns: read over a page's names, or kept (docs/search.md#one-query). */
 interface ResultParts {
   createdBy: FeatureSearchResult["createdBy"];
   dependencyType: FeatureSearchResult["dependencyType"];
@@ -72,7 +72,7 @@ interface ResultParts {
   tags: FeatureSearchResult["tags"];
   /** The stage stored for it; an archived flag shows `archived` instead, read from its row. */
   stage: { stage: string; status: string | null; entered_at: string | Date } | null;
-  /** The result last built of these parts (docs/search.md#result-json). */
+  /** The result last built of these parts (docs/search.md#response). */
   built?: FeatureSearchResult;
 }
 
@@ -101,9 +101,9 @@ const dateOf = (value: string | Date | null): Date | null => (value === null ? n
 /**
  * The results of a page of flags. What each shows besides its own columns is taken from what this
  * instance kept of it, when read under the same stamps (read with the page), and read otherwise
- * for those flags only (docs/search.md#result-stamps). A kept flag whose columns are those of its
+ * for those flags only (docs/search.md#one-query). A kept flag whose columns are those of its
  * last result answers that very object, so that what is made of a result (its JSON) can be kept
- * with it (docs/search.md#result-json): a result is frozen, and shows nothing of the caller, since
+ * with it (docs/search.md#response): a result is frozen, and shows nothing of the caller, since
  * every caller may be answered the same object.
  */
 export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[]): Promise<FeatureSearchResult[]> {
@@ -138,7 +138,7 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
 /** A flag's result, of its row (the columns showsRow compares) and its parts; frozen. */
 function resultOf(row: FeatureRow, part: ResultParts): FeatureSearchResult {
   // An archived flag is in `archived` from its archive on, read from the flag as on its lifecycle
-  // (docs/flag-model.md#lifecycle-and-last-seen); the stages before stay for the filters.
+  // (docs/flag-lifecycle.md#lifecycle-and-last-seen); the stages before stay for the filters.
   const archivedAt = dateOfMillis(row.archived_ms);
   const lifecycle = archivedAt ? { stage: "archived", status: null, entered_at: archivedAt } : part.stage;
   return Object.freeze({
@@ -172,7 +172,7 @@ function resultOf(row: FeatureRow, part: ResultParts): FeatureSearchResult {
 /**
  * What the flags show besides their own columns, read in three statements over their names (never
  * over the table): their environments, their open change requests, and the rest. The first two are
- * prepared (docs/search.md#prepared-page-statements).
+ * prepared (docs/search.md#one-query).
  */
 async function readParts(db: Kysely<Database>, rows: FeatureRow[]): Promise<Map<string, ResultParts>> {
   const names = rows.map((r) => r.name);
@@ -241,7 +241,7 @@ export function featureSearchResultStatements(db: Kysely<Database>, names: strin
 }
 
 // Their text does not change with the page (the names are one array parameter): each connection
-// plans them once its plan cache settles on a generic plan (docs/search.md#prepared-page-statements).
+// plans them once its plan cache settles on a generic plan (docs/search.md#one-query).
 const extrasStatement = preparedQuery("vexil_feature_search_extras", (db, p: { names: string[] }) => extrasOf(db, p.names));
 const environmentsStatement = preparedQuery("vexil_feature_search_environments", (db, p: { names: string[] }) =>
   environmentsOf(db, p.names),

@@ -23,7 +23,7 @@ interface StampsRow {
 
 interface Kept {
   generation: bigint;
-  /** The last hour's counts hold until the next hour begins (docs/search.md#result-stamps). */
+  /** The last hour's counts hold until the next hour begins (docs/search.md#one-query). */
   until: number;
   answer: SearchAnswer;
 }
@@ -36,7 +36,7 @@ const KEPT_RESULTS = 100_000;
 
 /**
  * Per database, the answers of searches already made, each under the answers' generation and the
- * hour it was read in (docs/search.md#answers-kept). Every write to what a search reads or shows
+ * hour it was read in (docs/search.md#one-query). Every write to what a search reads or shows
  * moves the generation at its commit, on any instance: an answer serves a search that reads the
  * same generation in the same hour. Generations only grow: once a newer one is read, nothing kept
  * under an older one can serve again, and all of it is dropped.

@@ -1,7 +1,7 @@
 import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
 
-/** The flags a query's terms matched, and the terms' generation they were read under (docs/search.md#terms-kept). */
+/** The flags a query's terms matched, and the terms' generation they were read under (docs/search.md#one-query). */
 export interface KeptTerms {
   generation: string;
   names: string[];
@@ -11,7 +11,7 @@ export interface KeptTerms {
 const KEPT_NAMES = 200_000;
 
 /**
- * Per database, what each query's terms matched (docs/search.md#terms-kept). An entry serves a
+ * Per database, what each query's terms matched (docs/search.md#one-query). An entry serves a
  * search only once the search's page has read the same generation: until then it is a guess.
  */
 export class TermsCache {

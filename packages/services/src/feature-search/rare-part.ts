@@ -2,7 +2,7 @@ import type { Database } from "@vexil/db";
 import { type Kysely, sql } from "kysely";
 
 // Which part of a query term few flag names share, so that pg_trgm's index is asked for that part
-// only and the whole term is checked on the rows it finds (docs/search.md#rare-part).
+// only and the whole term is checked on the rows it finds (docs/search.md#indexes).
 
 /** Texts of each kind in a sample, and how long one is kept before it is drawn again. */
 const SAMPLE_SIZE = 1000;

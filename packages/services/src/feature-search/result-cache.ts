@@ -2,7 +2,7 @@ import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
 
 /**
- * The stamps a page of flags is read under (docs/search.md#result-stamps): each flag's own, moved by
+ * The stamps a page of flags is read under (docs/search.md#one-query): each flag's own, moved by
  * trigger at every write to what its result shows; the epoch, moved by what many results show at
  * once; and the database's clock, since the last hour's counts change with the hour.
  */
@@ -20,7 +20,7 @@ interface Cached<T> {
   value: T;
 }
 
-/** Most flags an instance keeps the results of: the oldest kept go first (docs/search.md#result-stamps). */
+/** Most flags an instance keeps the results of: the oldest kept go first (docs/search.md#one-query). */
 const KEPT = 100_000;
 
 const HOUR = 3_600_000;

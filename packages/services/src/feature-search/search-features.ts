@@ -47,7 +47,7 @@ const ROW_COLUMNS = [
 /**
  * A time as the milliseconds since 1970 that a Date holds (its microseconds dropped, as pg's own
  * parse of the text drops them): a number is parsed at a fraction of the cost of a timestamp's
- * text, which was the largest part of a page's parsing (docs/search.md#times-as-milliseconds).
+ * text, which was the largest part of a page's parsing (docs/search.md#one-query).
  * Truncated to the millisecond first, the seconds are a float8 within far less than half a
  * millisecond of a whole count of them, which rounding gives exactly.
  */
@@ -63,10 +63,10 @@ const TAG_CARRIERS = "search_carriers";
  * listed (`bounded`: the terms' at most LISTED_MATCHES matches, or a tag filter's carriers, read
  * first by the page from the index of tag keys), the page counts them too, and past the last page
  * `first` (the same statement, its first row) counts them: no total runs
- * (docs/search.md#one-statement-when-listed). The total is built only when called. A bounded page
- * runs as a prepared statement (docs/search.md#prepared-search-statements). With `terms` "kept",
+ * (docs/search.md#totals). The total is built only when called. A bounded page
+ * runs as a prepared statement (docs/search.md#one-query). With `terms` "kept",
  * the names the same terms matched before are taken instead of a look-up, if kept: the page must
- * then read `keptGeneration` for them to hold (docs/search.md#terms-kept).
+ * then read `keptGeneration` for them to hold (docs/search.md#one-query).
  */
 export async function featureSearchStatements(db: Kysely<Database>, query: FeatureSearchQuery, terms: "kept" | "fresh" = "kept") {
   const q = query ?? {};
@@ -90,7 +90,7 @@ async function termsOf(
   if (kept) return { matches: { names: kept.names }, keptGeneration: kept.generation, generation: kept.generation };
   const counts = await trigramCounts(db);
   const searchTerms = q.query.map((term) => ({ term, part: rarePart(term, counts) }));
-  // Not prepared: planned for its patterns, it may read the table where a part is in most names (docs/search.md#rare-part).
+  // Not prepared: planned for its patterns, it may read the table where a part is in most names (docs/search.md#indexes).
   const found = await termLookup(db, searchTerms)
     .limit(LISTED_MATCHES + 1)
     .execute();
@@ -149,12 +149,12 @@ function statementsFor(db: Kysely<Database>, q: NonNullable<FeatureSearchQuery>,
         millisOf("features.created_at").as("created_ms"),
         sql<number | null>`${millisOf("features.archived_at")}`.as("archived_ms"),
         sql<number | null>`${millisOf("features.last_seen_at")}`.as("last_seen_ms"),
-        // The stamps its results are kept under, read with it (docs/search.md#result-stamps).
+        // The stamps its results are kept under, read with it (docs/search.md#one-query).
         sql<string | null>`(select s.stamp from feature_search_stamps s where s.feature_name = features.name)`.as("search_stamp"),
         sql<string | null>`(select epoch from feature_search_epoch limit 1)`.as("search_epoch"),
-        // The generation kept terms are checked by (docs/search.md#terms-kept).
+        // The generation kept terms are checked by (docs/search.md#one-query).
         sql<string | null>`(select generation from feature_search_terms_generation)`.as("search_terms_generation"),
-        // The generation whole answers are kept under (docs/search.md#answers-kept).
+        // The generation whole answers are kept under (docs/search.md#one-query).
         sql<string | null>`(select generation from feature_search_answers_generation)`.as("search_answers_generation"),
         millisOf("statement_timestamp()").as("searched_ms"),
       ])
@@ -182,7 +182,7 @@ function statementsFor(db: Kysely<Database>, q: NonNullable<FeatureSearchQuery>,
  * GET /api/admin/search/features: one page of the flags that match and their total, side by
  * side; only the page's flags are read further. A search made before is answered as it was while
  * the answers' generation and the hour it was read in hold: one statement reads them
- * (docs/search.md#answers-kept).
+ * (docs/search.md#one-query).
  */
 export async function searchFeatures(db: Kysely<Database>, query: FeatureSearchQuery): Promise<SearchAnswer> {
   const q = query ?? {};
@@ -222,7 +222,7 @@ type PageRow = InferResult<ReturnType<typeof statementsFor>["page"]>[number];
 /**
  * The key a search's page is kept compiled under, when its text and values follow from the query
  * alone (no terms), or from the query and the generation its terms' listed names were read under
- * (docs/search.md#compiled-pages); none otherwise.
+ * (docs/search.md#one-query); none otherwise.
  */
 function pageKey(q: NonNullable<FeatureSearchQuery>, queryKey: string, generation: string | undefined): string | undefined {
   if (!q.query?.length) return `-${queryKey}`;
@@ -257,7 +257,7 @@ async function searchWith(db: Kysely<Database>, query: FeatureSearchQuery, query
   const page = compiled;
   const rows = await executePrepared(db, { compile: () => page });
   // Kept names serve only where the page read their generation: else the terms are looked up
-  // again, and the page read again over what they match now (docs/search.md#terms-kept).
+  // again, and the page read again over what they match now (docs/search.md#one-query).
   if (keptGeneration !== undefined && rows[0]?.search_terms_generation !== keptGeneration) return searchWith(db, query, queryKey, "fresh");
   const [row] = rows;
   if (row) {
@@ -265,7 +265,7 @@ async function searchWith(db: Kysely<Database>, query: FeatureSearchQuery, query
     // Names listed are of the terms' generation read with them, in a statement of their own: kept
     // only where the page read that same generation. Else a write that changed what the terms match
     // committed in between, and the page, newer than the names it read, is not kept under its
-    // answers' generation (docs/search.md#answers-kept).
+    // answers' generation (docs/search.md#one-query).
     return { answer, stamps: generation === undefined || row.search_terms_generation === generation ? stampsOf(row) : undefined };
   }
   // No row carries the count: nothing matches, or the page is past the last. An empty first page

@@ -5,7 +5,7 @@ export interface Feature {
   name: string;
   project: string;
   description: string | null;
-  /** One of the feature_types rows (docs/flag-model.md#stale-flags-and-feature-types). */
+  /** One of the feature_types rows (docs/flag-lifecycle.md#stale-flags-and-feature-types). */
   type: string;
   /** Whether SDKs emit an impression event on each evaluation (as in Unleash). */
   impressionData: boolean;

@@ -21,7 +21,7 @@ function invalid(path: string, message: string): ValidationError {
 }
 
 /**
- * The Unleash context of an OpenFeature evaluation context (docs/sdk-protocols.md#ofrep):
+ * The Unleash context of an OpenFeature evaluation context (docs/ofrep.md#ofrep):
  * `targetingKey` is the `userId`, the Unleash context fields are themselves, every other key is a
  * property, its value as text; `null` means absent. The result is held to the frontend API's
  * bounds; a failure names its path under `context`, so that it answers INVALID_CONTEXT.

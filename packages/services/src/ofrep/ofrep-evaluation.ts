@@ -1,6 +1,6 @@
 import type { FlagEvaluation } from "../frontend-evaluation/frontend-evaluator.ts";
 
-/** OpenFeature's resolution reasons that Vexil answers (docs/sdk-protocols.md#ofrep). */
+/** OpenFeature's resolution reasons that Vexil answers (docs/ofrep.md#ofrep). */
 type OfrepReason = "STATIC" | "TARGETING_MATCH" | "SPLIT" | "DEFAULT" | "DISABLED";
 
 /** One flag's answer: OFREP's `evaluationSuccess`. No `value` means the provider uses the code's default. */
@@ -29,7 +29,7 @@ function payloadValue(payload: { type: string; value: string }): string | number
 }
 
 /**
- * What OFREP answers for a flag evaluated for a context (docs/sdk-protocols.md#ofrep). A flag
+ * What OFREP answers for a flag evaluated for a context (docs/ofrep.md#ofrep). A flag
  * without variants answers a boolean; one with variants answers its variant's payload (or name);
  * a flag switched off, or one with variants that gives the context none, answers no value.
  */

@@ -4,7 +4,7 @@ import type { Principal } from "../auth/principal.ts";
 
 /**
  * The SDK (or admin) token an OFREP event stream was issued to, while it still exists and has not
- * expired (docs/sdk-protocols.md#ofrep): a browser's EventSource sends no header, so the stream's
+ * expired (docs/ofrep.md#ofrep): a browser's EventSource sends no header, so the stream's
  * URL names the token by id, and the token's scope is what the stream follows.
  */
 export async function ofrepStreamToken(db: Kysely<Database>, tokenId: number): Promise<Principal | null> {

@@ -8,7 +8,7 @@ import { projectNotFound } from "./require-project.ts";
 /**
  * Unleash's health report of a project (`GET /api/admin/projects/:projectId/health-report`).
  * Vexil has no project modes, members, favourites, feature limits or naming patterns: those fields
- * say what Vexil does (open, nobody, none); docs/flag-model.md#project-health says so.
+ * say what Vexil does (open, nobody, none); docs/flag-lifecycle.md#project-health says so.
  */
 export interface ProjectHealthReport {
   version: 1;
