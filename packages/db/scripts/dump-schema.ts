@@ -4,7 +4,7 @@
 // nothing and fails, printing the difference, when the checked-in file is not what the migrations
 // make.
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { connectDatabase } from "../src/create-db.ts";
@@ -66,7 +66,7 @@ if (!check) {
       ["-u", "--label", "schema.sql (checked in)", "--label", "schema.sql (from the migrations)", schemaFile.pathname, fresh.pathname],
       { stdio: "inherit" },
     );
-    spawnSync("rm", ["-f", fresh.pathname]);
+    rmSync(fresh);
     console.error("packages/db/schema.sql is not what the migrations make: run `pnpm --filter @vexil/db schema` and commit it.");
     process.exit(1);
   }
