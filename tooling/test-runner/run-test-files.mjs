@@ -1,14 +1,18 @@
 #!/usr/bin/env node
-// Runs each `*.test.ts` file of a directory (default `test`) in a process of its own, one after
-// another, and exits 1 when any of them failed.
+// Runs each `*.test.ts` file of a directory (default `test`) in a process of its own, a few at a
+// time, and exits 1 when any of them failed.
 //
 // uvu's own CLI imports every file into one process before it runs a test, so the top-level
 // setup of all files (databases, servers, pools, LISTEN connections) is alive at once; with a
 // package of some forty server test files that alone passes Postgres's default limit of 100
 // connections. One process per file also gives each file a clean heap and its own exit.
-// Each file prints uvu's summary (Total, Passed, Skipped), which CI sums.
-import { spawnSync } from "node:child_process";
+// Files run side by side, as many as the machine has cores (VEXIL_TEST_JOBS sets another number):
+// most of a file's time is starting Node, tsx and its databases, and waiting on its servers.
+// Each file's output is held until it ends and printed whole, with uvu's summary (Total, Passed,
+// Skipped), which CI sums.
+import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 
 const dir = process.argv[2] ?? "test";
@@ -22,14 +26,38 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const failed = [];
-for (const file of files) {
-  console.log(`\n${file}`);
-  const { status, signal } = spawnSync(process.execPath, ["--import", "tsx", join(dir, file)], { stdio: "inherit" });
-  if (status !== 0) failed.push(signal ? `${file} (${signal})` : file);
+const jobs = Math.max(1, Number(process.env.VEXIL_TEST_JOBS) || availableParallelism());
+
+/** Runs one file; resolves to its failure ("name" or "name (signal)") or undefined. */
+function runFile(file) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const chunks = [];
+    // FORCE_COLOR keeps uvu's colours, which it drops when its output is not a terminal.
+    const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: "1" } : process.env;
+    const child = spawn(process.execPath, ["--import", "tsx", join(dir, file)], { stdio: ["ignore", "pipe", "pipe"], env });
+    child.stdout.on("data", (chunk) => chunks.push(chunk));
+    child.stderr.on("data", (chunk) => chunks.push(chunk));
+    child.on("close", (status, signal) => {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      process.stdout.write(`\n${file} (${seconds} s)\n${Buffer.concat(chunks).toString()}`);
+      resolve(status === 0 ? undefined : signal ? `${file} (${signal})` : file);
+    });
+  });
 }
 
+const failed = [];
+const queue = [...files];
+await Promise.all(
+  Array.from({ length: Math.min(jobs, files.length) }, async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const failure = await runFile(file);
+      if (failure) failed.push(failure);
+    }
+  }),
+);
+
 if (failed.length > 0) {
-  console.log(`\nfailed or crashed: ${failed.join(", ")}`);
+  console.log(`\nfailed or crashed: ${failed.sort().join(", ")}`);
   process.exit(1);
 }

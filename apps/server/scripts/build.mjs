@@ -3,7 +3,8 @@
 // thread). Vexil's own packages are bundled; third-party packages stay external and are loaded
 // from node_modules as they are, which keeps native code (bcrypt), wasm (PGlite) and pino's
 // transport threads working. Run by `pnpm start`, `pnpm vexil` and the tests before they need it.
-import { cpSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { builtinModules } from "node:module";
 import { build } from "esbuild";
 
@@ -37,8 +38,11 @@ const thirdPartyExternal = {
   },
 };
 
-rmSync(dist, { recursive: true, force: true });
-await build({
+// Built in memory and written file by file, only where a file changed, each renamed into place:
+// test files running side by side each build before they start the built server, and a build of
+// the same sources then leaves dist/ as it is under the servers already running from it.
+const { outputFiles } = await build({
+  write: false,
   absWorkingDir: new URL(".", root).pathname,
   entryPoints: { server: "src/server.ts", vexil: "src/cli/vexil.ts" },
   outdir: "dist",
@@ -55,10 +59,25 @@ await build({
   plugins: [thirdPartyExternal],
 });
 if (undeclared.size > 0) {
-  rmSync(dist, { recursive: true, force: true });
   throw new Error(`apps/server must depend on what its bundle imports; add: ${[...undeclared].join(", ")}`);
 }
+const distDir = new URL(".", dist).pathname;
+const wanted = new Map(outputFiles.map((file) => [file.path, file.contents]));
 // Files the bundled code opens at run time, relative to itself (password-hasher.ts starts the
 // worker from "./password-worker.mjs"; docs-page.ts reads "./docs").
-cpSync(new URL("../../packages/password-hasher/src/password-worker.mjs", root), new URL("password-worker.mjs", dist));
-cpSync(new URL("src/docs/", root), new URL("docs/", dist), { recursive: true });
+wanted.set(join(distDir, "password-worker.mjs"), readFileSync(new URL("../../packages/password-hasher/src/password-worker.mjs", root)));
+const docs = new URL("src/docs/", root).pathname;
+for (const name of readdirSync(docs, { recursive: true, withFileTypes: true })) {
+  if (name.isFile())
+    wanted.set(join(distDir, "docs", relative(docs, join(name.parentPath, name.name))), readFileSync(join(name.parentPath, name.name)));
+}
+for (const [path, contents] of wanted) {
+  if (existsSync(path) && Buffer.from(contents).equals(readFileSync(path))) continue;
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(`${path}.${process.pid}`, contents);
+  renameSync(`${path}.${process.pid}`, path);
+}
+for (const entry of existsSync(distDir) ? readdirSync(distDir, { recursive: true, withFileTypes: true }) : []) {
+  const path = join(entry.parentPath, entry.name);
+  if (entry.isFile() && !wanted.has(path) && !/\.\d+$/.test(path)) rmSync(path, { force: true });
+}

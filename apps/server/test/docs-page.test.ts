@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { adminToken } from "./support/principals.ts";
+import { CHROMIUM } from "./support/browser.ts";
 import { startTestServer } from "./support/test-server.ts";
 
 const srv = await startTestServer();
@@ -27,9 +28,6 @@ test("GET /docs is the reference page; its assets come from this server under a 
   assert.is((await srv.call("GET", "/docs/assets/../../package.json")).status, 404);
   assert.is((await srv.call("GET", "/docs/assets/swagger-ui.js.map")).status, 404);
 });
-
-// Debian's chromium, which .ci/run installs; a machine with only Node has none, and skips this.
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path));
 
 const FOUR = [
   ["POST", "/api/admin/banners"],

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -55,17 +55,29 @@ async function ensureTemplate(admin: pg.Client, serverUrl: string, template: str
   }
 }
 
-// The embedded counterpart of the template: migrated once per process (each test file runs in a
-// process of its own), then every test database of that file starts from its files, skipping
-// initdb and migrations.
+// The embedded counterpart of the template: migrated once per set of migrations and PGlite build
+// for every test process of the machine (initdb and the migrations took most of a test file's
+// time), kept as a data directory tarball under the temporary directory, written whole and then
+// renamed into place; every test database starts from its files, skipping initdb and migrations.
 let embeddedTemplate: Promise<Blob> | undefined;
 
 async function migratedEmbeddedTemplate(): Promise<Blob> {
+  const pgliteBuild = createHash("sha256")
+    .update(import.meta.resolve("@electric-sql/pglite"))
+    .digest("hex")
+    .slice(0, 12);
+  const file = join(tmpdir(), `vexil-test-template-${migrationsHash}-${pgliteBuild}.tar`);
+  try {
+    return new Blob([await readFile(file)]);
+  } catch {}
   const pglite = await openPglite("memory://");
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   try {
     await migrateToLatest(db);
-    return await pglite.dumpDataDir("none");
+    const template = await pglite.dumpDataDir("none");
+    await writeFile(`${file}.${process.pid}`, new Uint8Array(await template.arrayBuffer()));
+    await rename(`${file}.${process.pid}`, file);
+    return template;
   } finally {
     await db.destroy();
     if (!pglite.closed) await pglite.close();

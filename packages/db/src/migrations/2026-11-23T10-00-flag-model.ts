@@ -116,32 +116,30 @@ export async function up(db: Kysely<any>): Promise<void> {
       return null;
     end
     $$`.execute(db);
-  for (const table of [
-    "features",
-    "feature_environments",
-    "feature_strategies",
-    "feature_strategy_segments",
-    "segments",
-    "feature_dependencies",
-    "projects",
-  ]) {
-    await sql`create trigger ${sql.raw(`${table}_flag_change`)} after insert or update or delete or truncate on ${sql.table(table)}
-              for each statement execute function vexil_notify_flag_change()`.execute(db);
-  }
+  await sql`create trigger features_flag_change after insert or update or delete or truncate on features
+            for each statement execute function vexil_notify_flag_change()`.execute(db);
+  await sql`create trigger feature_environments_flag_change after insert or update or delete or truncate on feature_environments
+            for each statement execute function vexil_notify_flag_change()`.execute(db);
+  await sql`create trigger feature_strategies_flag_change after insert or update or delete or truncate on feature_strategies
+            for each statement execute function vexil_notify_flag_change()`.execute(db);
+  await sql`create trigger feature_strategy_segments_flag_change after insert or update or delete or truncate on feature_strategy_segments
+            for each statement execute function vexil_notify_flag_change()`.execute(db);
+  await sql`create trigger segments_flag_change after insert or update or delete or truncate on segments
+            for each statement execute function vexil_notify_flag_change()`.execute(db);
+  await sql`create trigger feature_dependencies_flag_change after insert or update or delete or truncate on feature_dependencies
+            for each statement execute function vexil_notify_flag_change()`.execute(db);
+  await sql`create trigger projects_flag_change after insert or update or delete or truncate on projects
+            for each statement execute function vexil_notify_flag_change()`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of [
-    "features",
-    "feature_environments",
-    "feature_strategies",
-    "feature_strategy_segments",
-    "segments",
-    "feature_dependencies",
-    "projects",
-  ]) {
-    await sql`drop trigger ${sql.raw(`${table}_flag_change`)} on ${sql.table(table)}`.execute(db);
-  }
+  await sql`drop trigger features_flag_change on features`.execute(db);
+  await sql`drop trigger feature_environments_flag_change on feature_environments`.execute(db);
+  await sql`drop trigger feature_strategies_flag_change on feature_strategies`.execute(db);
+  await sql`drop trigger feature_strategy_segments_flag_change on feature_strategy_segments`.execute(db);
+  await sql`drop trigger segments_flag_change on segments`.execute(db);
+  await sql`drop trigger feature_dependencies_flag_change on feature_dependencies`.execute(db);
+  await sql`drop trigger projects_flag_change on projects`.execute(db);
   await sql`drop function vexil_notify_flag_change()`.execute(db);
   for (const table of [
     "client_metric_variants",

@@ -5,14 +5,14 @@ import { type Kysely, sql } from "kysely";
 // change only `last_seen_at` no longer notify `vexil_flag_changes`, and an upsert whose rows all
 // existed no longer notifies as an insert (docs/flag-lifecycle.md#lifecycle-and-last-seen).
 // Flags created before lifecycle stages were kept start in `initial`, as of their creation.
-const CHANGED_BEYOND_LAST_SEEN = sql.raw(`(to_jsonb(old) - 'last_seen_at') is distinct from (to_jsonb(new) - 'last_seen_at')`);
-
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`drop trigger features_flag_change on features`.execute(db);
   await sql`create trigger features_flag_change after insert or delete or truncate on features
             for each statement execute function vexil_notify_flag_change()`.execute(db);
   await sql`create trigger features_flag_change_update after update on features
-            for each row when (${CHANGED_BEYOND_LAST_SEEN}) execute function vexil_notify_flag_change()`.execute(db);
+            for each row when ((to_jsonb(old) - 'last_seen_at') is distinct from (to_jsonb(new) - 'last_seen_at')) execute function vexil_notify_flag_change()`.execute(
+    db,
+  );
 
   await sql`drop trigger feature_environments_flag_change on feature_environments`.execute(db);
   await sql`create trigger feature_environments_flag_change after delete or truncate on feature_environments
@@ -21,7 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create trigger feature_environments_flag_change_insert after insert on feature_environments
             for each row execute function vexil_notify_flag_change()`.execute(db);
   await sql`create trigger feature_environments_flag_change_update after update on feature_environments
-            for each row when (${CHANGED_BEYOND_LAST_SEEN}) execute function vexil_notify_flag_change()`.execute(db);
+            for each row when ((to_jsonb(old) - 'last_seen_at') is distinct from (to_jsonb(new) - 'last_seen_at')) execute function vexil_notify_flag_change()`.execute(
+    db,
+  );
 
   await sql`insert into feature_lifecycles (feature_name, stage, entered_at)
             select name, 'initial', created_at from features
@@ -29,11 +31,14 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ["features", "feature_environments"]) {
-    for (const suffix of ["", "_insert", "_update"]) {
-      await sql`drop trigger if exists ${sql.raw(`${table}_flag_change${suffix}`)} on ${sql.table(table)}`.execute(db);
-    }
-    await sql`create trigger ${sql.raw(`${table}_flag_change`)} after insert or update or delete or truncate on ${sql.table(table)}
-              for each statement execute function vexil_notify_flag_change()`.execute(db);
-  }
+  await sql`drop trigger if exists features_flag_change on features`.execute(db);
+  await sql`drop trigger if exists features_flag_change_insert on features`.execute(db);
+  await sql`drop trigger if exists features_flag_change_update on features`.execute(db);
+  await sql`create trigger features_flag_change after insert or update or delete or truncate on features
+            for each statement execute function vexil_notify_flag_change()`.execute(db);
+  await sql`drop trigger if exists feature_environments_flag_change on feature_environments`.execute(db);
+  await sql`drop trigger if exists feature_environments_flag_change_insert on feature_environments`.execute(db);
+  await sql`drop trigger if exists feature_environments_flag_change_update on feature_environments`.execute(db);
+  await sql`create trigger feature_environments_flag_change after insert or update or delete or truncate on feature_environments
+            for each statement execute function vexil_notify_flag_change()`.execute(db);
 }

@@ -43,16 +43,18 @@ export async function up(db: Kysely<any>): Promise<void> {
       return null;
     end
     $$`.execute(db);
-  for (const table of ["role_user", "group_role", "group_users"]) {
-    await sql`create trigger ${sql.raw(`${table}_auth_change`)} after insert or update or delete on ${sql.table(table)}
-              for each row execute function vexil_notify_project_role_change()`.execute(db);
-  }
+  await sql`create trigger role_user_auth_change after insert or update or delete on role_user
+            for each row execute function vexil_notify_project_role_change()`.execute(db);
+  await sql`create trigger group_role_auth_change after insert or update or delete on group_role
+            for each row execute function vexil_notify_project_role_change()`.execute(db);
+  await sql`create trigger group_users_auth_change after insert or update or delete on group_users
+            for each row execute function vexil_notify_project_role_change()`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ["role_user", "group_role", "group_users"]) {
-    await sql`drop trigger if exists ${sql.raw(`${table}_auth_change`)} on ${sql.table(table)}`.execute(db);
-  }
+  await sql`drop trigger if exists role_user_auth_change on role_user`.execute(db);
+  await sql`drop trigger if exists group_role_auth_change on group_role`.execute(db);
+  await sql`drop trigger if exists group_users_auth_change on group_users`.execute(db);
   await sql`drop function vexil_notify_project_role_change()`.execute(db);
   await db.schema.dropTable("group_role").execute();
   await db.schema.dropTable("role_user").execute();

@@ -7,22 +7,6 @@ import { type Kysely, sql } from "kysely";
 // (a command, an import, a tag type's deletion cascading, a hand in psql) can leave it behind.
 // Tag type names need no URL encoding, so hold no `:` (a constraint says so too): a key names one tag.
 
-/** The keys of the flag `n.name`, from its rows of feature_tags. */
-const KEYS_OF = sql.raw(
-  `coalesce((select array_agg(t.tag_type || ':' || t.tag_value order by t.tag_type, t.tag_value)
-             from feature_tags t where t.feature_name = n.name), '{}')`,
-);
-
-/** Per event, the flags a statement changed, from its transition tables. */
-const FLAGS_OF = {
-  insert: { referencing: "new table as changed", names: "select feature_name from changed" },
-  delete: { referencing: "old table as changed", names: "select feature_name from changed" },
-  update: {
-    referencing: "old table as changed_before new table as changed",
-    names: "select feature_name from changed union select feature_name from changed_before",
-  },
-} as const;
-
 export async function up(db: Kysely<any>): Promise<void> {
   // Tags are not served to SDKs: a change of the keys alone wakes no read model, as last seen does not.
   await sql`drop trigger features_flag_change_update on features`.execute(db);
@@ -33,24 +17,52 @@ export async function up(db: Kysely<any>): Promise<void> {
   // New names only: a name stored by hand before stays, and is no key of another tag by chance alone.
   await sql`alter table tag_types add constraint tag_types_name_no_colon check (strpos(name, ':') = 0) not valid`.execute(db);
 
-  for (const [event, { referencing, names }] of Object.entries(FLAGS_OF)) {
-    // The flags of the statement's rows get their keys again (those whose keys changed), locked in
-    // name order as every writer of many flags locks them. Named to fire before the search's stamps
-    // (triggers fire in name order), so that a cascade locks the flag before the stamp's row.
-    await sql`
-      create function ${sql.raw(`vexil_tag_keys_${event}`)}() returns trigger language plpgsql as $$
+  // Per event, the flags of the statement's rows (from its transition tables) get their keys again
+  // (those whose keys changed), locked in name order as every writer of many flags locks them. Named
+  // to fire before the search's stamps (triggers fire in name order), so that a cascade locks the
+  // flag before the stamp's row.
+  await sql`
+      create function vexil_tag_keys_insert() returns trigger language plpgsql as $$
       begin
-        perform 1 from features where name in (${sql.raw(names)}) order by name for no key update;
+        perform 1 from features where name in (select feature_name from changed) order by name for no key update;
         update features f set tag_keys = k.keys
-        from (select n.name, ${KEYS_OF} as keys from (${sql.raw(names)}) n(name)) k
+        from (select n.name, coalesce((select array_agg(t.tag_type || ':' || t.tag_value order by t.tag_type, t.tag_value)
+             from feature_tags t where t.feature_name = n.name), '{}') as keys from (select feature_name from changed) n(name)) k
         where f.name = k.name and f.tag_keys is distinct from k.keys;
         return null;
       end
       $$`.execute(db);
-    await sql`create trigger ${sql.raw(`feature_tags_keys_${event}`)} after ${sql.raw(event)} on feature_tags
-              referencing ${sql.raw(referencing)}
-              for each statement execute function ${sql.raw(`vexil_tag_keys_${event}`)}()`.execute(db);
-  }
+  await sql`create trigger feature_tags_keys_insert after insert on feature_tags
+            referencing new table as changed
+            for each statement execute function vexil_tag_keys_insert()`.execute(db);
+  await sql`
+      create function vexil_tag_keys_delete() returns trigger language plpgsql as $$
+      begin
+        perform 1 from features where name in (select feature_name from changed) order by name for no key update;
+        update features f set tag_keys = k.keys
+        from (select n.name, coalesce((select array_agg(t.tag_type || ':' || t.tag_value order by t.tag_type, t.tag_value)
+             from feature_tags t where t.feature_name = n.name), '{}') as keys from (select feature_name from changed) n(name)) k
+        where f.name = k.name and f.tag_keys is distinct from k.keys;
+        return null;
+      end
+      $$`.execute(db);
+  await sql`create trigger feature_tags_keys_delete after delete on feature_tags
+            referencing old table as changed
+            for each statement execute function vexil_tag_keys_delete()`.execute(db);
+  await sql`
+      create function vexil_tag_keys_update() returns trigger language plpgsql as $$
+      begin
+        perform 1 from features where name in (select feature_name from changed union select feature_name from changed_before) order by name for no key update;
+        update features f set tag_keys = k.keys
+        from (select n.name, coalesce((select array_agg(t.tag_type || ':' || t.tag_value order by t.tag_type, t.tag_value)
+             from feature_tags t where t.feature_name = n.name), '{}') as keys from (select feature_name from changed union select feature_name from changed_before) n(name)) k
+        where f.name = k.name and f.tag_keys is distinct from k.keys;
+        return null;
+      end
+      $$`.execute(db);
+  await sql`create trigger feature_tags_keys_update after update on feature_tags
+            referencing old table as changed_before new table as changed
+            for each statement execute function vexil_tag_keys_update()`.execute(db);
   // After the triggers, which hold feature_tags against writers until the migration commits: no
   // tag written meanwhile is missed.
   await sql`update features f set tag_keys = k.keys
@@ -63,10 +75,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const event of Object.keys(FLAGS_OF)) {
-    await sql`drop trigger ${sql.raw(`feature_tags_keys_${event}`)} on feature_tags`.execute(db);
-    await sql`drop function ${sql.raw(`vexil_tag_keys_${event}`)}()`.execute(db);
-  }
+  await sql`drop trigger feature_tags_keys_insert on feature_tags`.execute(db);
+  await sql`drop function vexil_tag_keys_insert()`.execute(db);
+  await sql`drop trigger feature_tags_keys_delete on feature_tags`.execute(db);
+  await sql`drop function vexil_tag_keys_delete()`.execute(db);
+  await sql`drop trigger feature_tags_keys_update on feature_tags`.execute(db);
+  await sql`drop function vexil_tag_keys_update()`.execute(db);
   await sql`drop index features_tag_keys_idx`.execute(db);
   await sql`alter table tag_types drop constraint tag_types_name_no_colon`.execute(db);
   await sql`alter table features drop column tag_keys`.execute(db);
