@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { connectDatabase } from "@vexil/db";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -66,6 +67,30 @@ test("each kind of token on an admin route: 200, 403 or 401", async () => {
   }
   const clientRes = await srv.call("GET", "/api/admin/environments", { headers: client });
   assert.is(clientRes.json.name, "NoAccessError");
+});
+
+test("client and frontend tokens name one environment: `*` is refused as Unleash refuses it, and one stored so keeps its projects", async () => {
+  for (const [type, kind] of [["client", "Client"], ["frontend", "Frontend"]]) {
+    const res = await srv.call("POST", "/api/admin/api-tokens", { body: { tokenName: "all", type, environment: "*" }, headers: admin });
+    assert.equal([res.status, res.json.name, res.json.message], [400, "ValidationError", `${kind} token cannot be scoped to all environments`]);
+  }
+  assert.is((await srv.db.kysely.selectFrom("api_tokens").select("id").where("token_name", "=", "all").execute()).length, 0);
+
+  assert.is((await srv.call("POST", "/api/admin/projects/default/features", { body: { name: "in-default" }, headers: admin })).status, 201);
+  // A token made before the refusal, scoped to a project with no flags.
+  const secret = "elsewhere:*.0123456789abcdef0123456789abcdef";
+  await srv.db.kysely
+    .insertInto("api_tokens")
+    .values({
+      type: "client",
+      token_name: "legacy",
+      secret_hash: createHash("sha256").update(secret).digest("hex"),
+      projects: JSON.stringify(["elsewhere"]),
+      environment: "*",
+    })
+    .execute();
+  const served = await srv.call("GET", "/api/client/features", { headers: { authorization: secret } });
+  assert.equal([served.status, served.json.features], [200, []]);
 });
 
 test("a revoked token is 401 at once", async () => {

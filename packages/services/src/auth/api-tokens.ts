@@ -61,9 +61,16 @@ export async function createApiToken(
     const scoped = input.type === "client" || input.type === "frontend";
     const projects = !scoped ? ["*"] : input.projects?.length ? input.projects : ["*"];
     const environment = !scoped ? "*" : (input.environment ?? "development");
+    if (scoped && environment === "*") {
+      // An SDK is served one environment; Unleash refuses these with the same words.
+      const kind = input.type === "client" ? "Client" : "Frontend";
+      throw new ValidationError(`${kind} token cannot be scoped to all environments`, [
+        { path: "environment", message: "name one environment" },
+      ]);
+    }
     if (scoped) {
       const known = await trx.selectFrom("environments").select("name").where("name", "=", environment).executeTakeFirst();
-      if (!known && environment !== "*") {
+      if (!known) {
         throw new ValidationError(`There is no environment "${environment}".`, [{ path: "environment", message: "unknown environment" }]);
       }
     }
