@@ -46,7 +46,10 @@ const call = (srv: TestServer, method: string, path: string, headers: Record<str
   srv.call(method, path, { headers, ...(body === undefined ? {} : { body }) }).then((res) => res.status);
 
 const patOf = async (srv: TestServer, headers: Record<string, string>) => {
-  const pat = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "laptop", expiresAt: "2099-01-01T00:00:00.000Z" }, headers });
+  const pat = await srv.call("POST", "/api/admin/user/tokens", {
+    body: { description: "laptop", expiresAt: "2099-01-01T00:00:00.000Z" },
+    headers,
+  });
   return { id: pat.json.id as number, headers: { authorization: pat.json.secret as string } };
 };
 

@@ -246,7 +246,11 @@ test("no password, password hash, token secret or cookie value in any response o
       (await call("POST", `/api/admin/user-admin/${user.json.id}/change-password`, { body: { password: "short" }, headers: admin })).status,
       400,
     );
-    assert.is((await call("GET", "/api/admin/banners", { headers: { authorization: pat.json.secret } })).status, 401, "a password change revokes the personal tokens");
+    assert.is(
+      (await call("GET", "/api/admin/banners", { headers: { authorization: pat.json.secret } })).status,
+      401,
+      "a password change revokes the personal tokens",
+    );
     assert.is((await call("POST", "/logout", { body: {}, headers: session })).status, 200);
   } finally {
     assert.is(await proc.stop(), 0, "a clean shutdown");

@@ -70,9 +70,15 @@ test("each kind of token on an admin route: 200, 403 or 401", async () => {
 });
 
 test("client and frontend tokens name one environment: `*` is refused as Unleash refuses it, and one stored so keeps its projects", async () => {
-  for (const [type, kind] of [["client", "Client"], ["frontend", "Frontend"]]) {
+  for (const [type, kind] of [
+    ["client", "Client"],
+    ["frontend", "Frontend"],
+  ]) {
     const res = await srv.call("POST", "/api/admin/api-tokens", { body: { tokenName: "all", type, environment: "*" }, headers: admin });
-    assert.equal([res.status, res.json.name, res.json.message], [400, "ValidationError", `${kind} token cannot be scoped to all environments`]);
+    assert.equal(
+      [res.status, res.json.name, res.json.message],
+      [400, "ValidationError", `${kind} token cannot be scoped to all environments`],
+    );
   }
   assert.is((await srv.db.kysely.selectFrom("api_tokens").select("id").where("token_name", "=", "all").execute()).length, 0);
 
@@ -127,16 +133,25 @@ test("personal access tokens act as their user, with that user's permissions", a
     .execute();
   // A change by hand in SQL reaches the credential cache through the database, just after commit.
   await eventuallyStatus(srv, "/api/admin/environments", headers, 401);
-  const adminPat = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "x", expiresAt: "2099-01-01T00:00:00.000Z" }, headers: admin });
+  const adminPat = await srv.call("POST", "/api/admin/user/tokens", {
+    body: { description: "x", expiresAt: "2099-01-01T00:00:00.000Z" },
+    headers: admin,
+  });
   assert.is(adminPat.status, 403, "an API token is not a user");
 });
 
 test("a personal token cannot mint tokens or change its user's password; a password change needs the current one and revokes the tokens", async () => {
   const user = await userWithRole(srv, "admin");
   const later = "2099-01-01T00:00:00.000Z";
-  const noExpiry = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "forever", expiresAt: null }, headers: user.headers });
+  const noExpiry = await srv.call("POST", "/api/admin/user/tokens", {
+    body: { description: "forever", expiresAt: null },
+    headers: user.headers,
+  });
   assert.equal([noExpiry.status, noExpiry.json.name], [400, "ValidationError"]);
-  const pat = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "laptop", expiresAt: later }, headers: user.headers });
+  const pat = await srv.call("POST", "/api/admin/user/tokens", {
+    body: { description: "laptop", expiresAt: later },
+    headers: user.headers,
+  });
   const token = { authorization: pat.json.secret };
   const minted = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "next", expiresAt: later }, headers: token });
   assert.equal([minted.status, minted.json.name], [403, "NoAccessError"]);

@@ -46,7 +46,14 @@ export async function login(
     .selectFrom("users")
     .selectAll()
     .where((eb) => eb.or([eb(eb.fn("lower", ["username"]), "=", account), eb(eb.fn("lower", ["email"]), "=", account)]))
-    .orderBy((eb) => eb.case().when(eb.fn("lower", ["username"]), "=", account).then(0).else(1).end())
+    .orderBy((eb) =>
+      eb
+        .case()
+        .when(eb.fn("lower", ["username"]), "=", account)
+        .then(0)
+        .else(1)
+        .end(),
+    )
     .limit(1)
     .executeTakeFirst();
   const hash = row?.password_hash ?? (await hasher.dummyHash());

@@ -60,7 +60,8 @@ async function uniquely<T>(state: () => ScimUserState | undefined, write: () => 
   try {
     return await write();
   } catch (error) {
-    if (USERNAME_INDEXES.some((index) => isUniqueViolation(error, index))) throw new NameExistsError(`The userName "${state()?.userName}" is taken.`);
+    if (USERNAME_INDEXES.some((index) => isUniqueViolation(error, index)))
+      throw new NameExistsError(`The userName "${state()?.userName}" is taken.`);
     if (isUniqueViolation(error, "users_email_lower_idx")) throw new NameExistsError(`The e-mail "${state()?.email}" is taken.`);
     throw error;
   }

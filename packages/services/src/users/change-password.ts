@@ -43,8 +43,7 @@ async function storePassword(
     let sessions = trx.deleteFrom("sessions").where("user_id", "=", userId);
     if (keepSessionId) sessions = sessions.where("id", "!=", keepSessionId);
     const ended = await sessions.executeTakeFirst();
-    if (keepSessionId)
-      await trx.updateTable("sessions").set({ password_change_required: false }).where("id", "=", keepSessionId).execute();
+    if (keepSessionId) await trx.updateTable("sessions").set({ password_change_required: false }).where("id", "=", keepSessionId).execute();
     const revoked = await trx.deleteFrom("api_tokens").where("user_id", "=", userId).where("type", "=", "personal").executeTakeFirst();
     await appendEvent(trx, by, {
       type: "user-password-changed",
@@ -71,7 +70,9 @@ export async function changeOwnPassword(
   if (by.kind !== "user") throw new NoAccessError("Only a user has a password to change.");
   if (by.via !== "session") throw new NoAccessError("Log in to change your password: a personal access token cannot change it.");
   if (change.confirmPassword !== undefined && change.confirmPassword !== change.password) {
-    throw new ValidationError("The new password and its confirmation differ.", [{ path: "confirmPassword", message: "differs from password" }]);
+    throw new ValidationError("The new password and its confirmation differ.", [
+      { path: "confirmPassword", message: "differs from password" },
+    ]);
   }
   const row = await db.selectFrom("users").select("password_hash").where("id", "=", by.userId).executeTakeFirst();
   const current = row?.password_hash ?? null;

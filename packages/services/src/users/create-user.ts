@@ -47,7 +47,8 @@ export async function createUser(db: Kysely<Database>, hasher: PasswordHasher, b
       return user;
     });
   } catch (error) {
-    if (USERNAME_INDEXES.some((index) => isUniqueViolation(error, index))) throw new NameExistsError(`The username "${input.username}" is taken.`);
+    if (USERNAME_INDEXES.some((index) => isUniqueViolation(error, index)))
+      throw new NameExistsError(`The username "${input.username}" is taken.`);
     if (isUniqueViolation(error, "users_email_lower_idx")) throw new NameExistsError(`The e-mail "${input.email}" is taken.`);
     throw error;
   }
