@@ -1,6 +1,6 @@
 // Logs in, posts a banner, shapes the variants of a feature and reads them back (over REST and
 // over tRPC), then lists your pending change requests. Run it against a server:
-//   VEXIL_URL=http://127.0.0.1:4242 VEXIL_PASSWORD=unleash4all pnpm --filter @vexil/example-typed-client start
+//   VEXIL_URL=http://127.0.0.1:4242 VEXIL_PASSWORD=<admin password> pnpm --filter @vexil/example-typed-client start
 import { createRestClient, createTrpcClient, VexilApiError } from "@vexil/client";
 
 const baseUrl = process.env.VEXIL_URL ?? "http://127.0.0.1:4242";
@@ -10,6 +10,11 @@ const me = await vexil.auth.login({
   username: process.env.VEXIL_USERNAME ?? "admin",
   password: process.env.VEXIL_PASSWORD ?? "unleash4all",
 });
+if (me.passwordChangeRequired) {
+  // A session of the default admin password may only change it.
+  console.error("The admin password is still the default one: change it in the console first, then run this with VEXIL_PASSWORD.");
+  process.exit(1);
+}
 console.log(`logged in as ${me.username}`);
 
 const banner = await vexil.banners.create({ message: "Maintenance at **noon**", variant: "warning" });

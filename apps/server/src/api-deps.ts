@@ -42,8 +42,14 @@ export function createApiDeps(config: Config, db: DatabaseConnection, log: Logge
     workers: config.PASSWORD_WORKERS ?? Math.max(1, availableParallelism() - 1),
     cost: config.BCRYPT_COST,
   });
+  const clientStreams = createClientStreams({
+    maxConnections: config.STREAMING_MAX_CONNECTIONS,
+    heartbeatMs: config.STREAMING_HEARTBEAT_MS,
+  });
   const principals = createAuthCache<Principal>(db, {
     ttlMs: config.AUTH_CACHE_TTL_MS,
+    // A stream outlives the request that checked its credential: a revoked one ends it, on every instance.
+    onChange: (tag) => clientStreams.revoke(tag),
     onLost: (error) => {
       if (!closing)
         log.warn({ err: error }, "lost the database connection that hears auth changes; caching no credentials until it is back");
@@ -74,10 +80,6 @@ export function createApiDeps(config: Config, db: DatabaseConnection, log: Logge
       if (!closing)
         log.warn({ err: error }, "lost the database connection that hears changes for open consoles; they catch up when it is back");
     },
-  });
-  const clientStreams = createClientStreams({
-    maxConnections: config.STREAMING_MAX_CONNECTIONS,
-    heartbeatMs: config.STREAMING_HEARTBEAT_MS,
   });
 
   const oidc = oidcSettings(config);

@@ -1,5 +1,5 @@
 import type { ApiDeps } from "@vexil/api";
-import { ensureAdminUser, ensureInitialAdminTokens } from "@vexil/services";
+import { DEFAULT_ADMIN_PASSWORD, ensureAdminUser, ensureInitialAdminTokens } from "@vexil/services";
 import type { Config } from "./config.ts";
 
 /** What a first start needs: an `admin` to log in as, and the configured admin tokens. */
@@ -11,8 +11,8 @@ export async function bootstrap(
   if (await ensureAdminUser(db, hasher, config.ADMIN_PASSWORD)) {
     log.info({ username: "admin" }, 'created user "admin" with the password from ADMIN_PASSWORD');
   }
-  if (config.ADMIN_PASSWORD === "unleash4all") {
-    log.warn({}, 'ADMIN_PASSWORD is the default "unleash4all"; set another or change the admin password');
+  if (config.ADMIN_PASSWORD === DEFAULT_ADMIN_PASSWORD) {
+    log.warn({}, 'ADMIN_PASSWORD is the default "unleash4all": its first login may only change it; set another or change it then');
   }
   const created = await ensureInitialAdminTokens(db, config.INIT_ADMIN_API_TOKENS);
   if (created) log.info({ created }, "created admin tokens from INIT_ADMIN_API_TOKENS");

@@ -46,7 +46,10 @@ const call = (srv: TestServer, method: string, path: string, headers: Record<str
   srv.call(method, path, { headers, ...(body === undefined ? {} : { body }) }).then((res) => res.status);
 
 const patOf = async (srv: TestServer, headers: Record<string, string>) => {
-  const pat = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "laptop", expiresAt: null }, headers });
+  const pat = await srv.call("POST", "/api/admin/user/tokens", {
+    body: { description: "laptop", expiresAt: "2099-01-01T00:00:00.000Z" },
+    headers,
+  });
   return { id: pat.json.id as number, headers: { authorization: pat.json.secret as string } };
 };
 
@@ -102,14 +105,21 @@ const WRITE_PATHS: WritePath[] = [
     },
   },
   {
-    name: "a user changing their own password (a user)",
+    name: "a user changing their own password (their other session)",
+    async prepare(writer) {
+      const user = await userWithRole(writer, "editor");
+      const second = await loginHeaders(writer, user.username, user.password);
+      const body = { password: "a brand new password", oldPassword: user.password };
+      return { credential: user.headers, write: () => call(writer, "POST", "/api/admin/user/change-password", second, body) };
+    },
+  },
+  {
+    name: "a user changing their own password (their personal access token)",
     async prepare(writer) {
       const user = await userWithRole(writer, "editor");
       const pat = await patOf(writer, user.headers);
-      return {
-        credential: user.headers,
-        write: () => call(writer, "POST", "/api/admin/user/change-password", pat.headers, { password: "a brand new password" }),
-      };
+      const body = { password: "a brand new password", oldPassword: user.password };
+      return { credential: pat.headers, write: () => call(writer, "POST", "/api/admin/user/change-password", user.headers, body) };
     },
   },
   {

@@ -329,11 +329,11 @@ const MATRIX: Record<string, Row> = {
     expect: ADMIN_ONLY,
     request: async () => ({ params: { id: await newUser() }, body: { password: "another long password" } }),
   },
-  // A token is not a user and has no password of its own.
+  // A token is not a user and has no password of its own; a personal token may not change its user's.
   "POST /api/admin/user/change-password": {
-    expect: "401 401 401 200 200 200 403 403 200 403 403 200 200 200",
+    expect: "401 401 401 200 200 200 403 403 403 403 403 200 200 200",
     fresh: true,
-    request: () => ({ body: { password: "my new long password" } }),
+    request: () => ({ body: { password: "my new long password", oldPassword: TEST_PASSWORD } }),
   },
 
   "GET /api/admin/api-tokens": { expect: ADMIN_ONLY },
@@ -347,9 +347,10 @@ const MATRIX: Record<string, Row> = {
   },
   // Personal tokens belong to users: an admin token has none.
   "GET /api/admin/user/tokens": { expect: "401 401 401 200 200 200 403 403 200 403 403 200 200 200" },
+  // Minted from a session only: a personal token cannot make the next one.
   "POST /api/admin/user/tokens": {
-    expect: "401 401 401 201 201 201 403 403 201 403 403 201 201 201",
-    request: () => ({ body: { description: "mine", expiresAt: null } }),
+    expect: "401 401 401 201 201 201 403 403 403 403 403 201 201 201",
+    request: () => ({ body: { description: "mine", expiresAt: "2099-01-01T00:00:00.000Z" } }),
   },
   "DELETE /api/admin/user/tokens/{id}": {
     expect: "401 401 401 200 200 200 403 403 200 403 403 200 200 200",
@@ -357,7 +358,7 @@ const MATRIX: Record<string, Row> = {
       // The caller's own token where it is a user, else someone else's (refused before it is looked up).
       const ownerId = caller.userId ?? setup.id;
       const by = { kind: "user", userId: ownerId, username: "owner", rootRole: RootRole.Viewer, via: "session" } as const;
-      const token = await createPersonalToken(db, by, { description: unique("pat"), expiresAt: null });
+      const token = await createPersonalToken(db, by, { description: unique("pat"), expiresAt: new Date("2099-01-01T00:00:00Z") });
       return { params: { id: token.id } };
     },
   },

@@ -181,6 +181,26 @@ test("a change added after approval sends the request back to review and clears 
   await configure("production", true, 2);
 });
 
+test("an approval names the version it approves: one read before a change was added is refused with 409", async () => {
+  await configure("production", true, 1);
+  const feature = await newFeature();
+  const id = (await propose(author, feature)).json.id;
+  const read = (await move(author, id, { state: "In review" })).json;
+  const grown = await propose(author, feature, { action: "updateEnabled", payload: { enabled: true } });
+  assert.ok(grown.json.version > read.version, "adding a change makes a new version");
+  const stale = await move(approver, id, { state: "Approved", version: read.version });
+  assert.equal(
+    [stale.status, stale.json.name, stale.json.message],
+    [409, "ConflictError", "The change request changed since you read it; read it again and review its changes."],
+  );
+  const unchanged = (await srv.call("GET", `${P}/change-requests/${id}`, { headers: approver.headers })).json;
+  assert.equal([unchanged.state, unchanged.approvals], ["In review", []], "the refused approval is not stored");
+  const fresh = await move(approver, id, { state: "Approved", version: grown.json.version });
+  assert.equal([fresh.status, fresh.json.state, fresh.json.version], [200, "Approved", grown.json.version]);
+  await move(author, id, { state: "Cancelled" });
+  await configure("production", true, 2);
+});
+
 test("rejection by an approver, not by the author", async () => {
   const feature = await newFeature();
   const id = (await propose(author, feature)).json.id;

@@ -382,7 +382,14 @@ test("demo loads a project whose four operations all answer with something real,
     // The real server on that database: the first session of the README.
     const srv = await startTestServer({}, { db: cli.open() });
     try {
-      const admin = await loginHeaders(srv, "admin", "unleash4all");
+      // The default password's session may only change it; the README's first session does that first.
+      const first = await loginHeaders(srv, "admin", "unleash4all");
+      const changed = await srv.call("POST", "/api/admin/user/change-password", {
+        headers: first,
+        body: { password: "my own admin password", oldPassword: "unleash4all" },
+      });
+      assert.is(changed.status, 200, JSON.stringify(changed.json));
+      const admin = first;
       const banner = await srv.call("POST", "/api/admin/banners", { headers: admin, body: { message: "Demo day", variant: "warning" } });
       assert.is(banner.status, 201, JSON.stringify(banner.json));
       const variants = await srv.call("GET", "/api/admin/projects/demo/features/checkout-flow/environments/production/variants", {

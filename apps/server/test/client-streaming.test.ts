@@ -217,6 +217,29 @@ test("delta and streaming take a client or admin token; a frontend token, a user
   }
 });
 
+test("a stream ends when its credential is revoked: a deleted client token, a deleted user's console stream", async () => {
+  const made = (await call("POST", "/api/admin/api-tokens", { tokenName: "revoked", type: "client", environment: "development" })).json;
+  const s = await openSse(`${srv.url}/api/client/streaming`, { authorization: made.secret });
+  assert.is((await nextEvent(s)).event, "unleash-connected");
+  const kept = await stream();
+  assert.is((await nextEvent(kept)).event, "unleash-connected");
+  try {
+    assert.is((await call("DELETE", `/api/admin/api-tokens/${made.id}`)).status, 200);
+    assert.is(await s.ended, "end");
+    assert.is((await call("POST", `${env("stream.flag")}/off`)).status, 200);
+    assert.is((await nextEvent(kept)).event, "unleash-updated", "another token's stream carries on");
+  } finally {
+    kept.close();
+  }
+
+  const user = await userWithRole(srv, "editor");
+  const consoleStream = await openSse(`${srv.url}/api/admin/console-events`, { ...user.headers, accept: "text/event-stream" });
+  assert.is(consoleStream.status, 200);
+  assert.is((await consoleStream.next()).comment, "connected");
+  assert.is((await call("DELETE", `/api/admin/user-admin/${user.id}`)).status, 200);
+  assert.is(await consoleStream.ended, "end");
+});
+
 test("shutdown ends every stream cleanly, and the server closes", async () => {
   const other = await startTestServer({});
   const token = (

@@ -108,7 +108,7 @@ if (serverUrl) {
     const hasher = createPasswordHasher({ workers: 1, cost: 10 });
     const approver = await createUser(db, hasher, null, { username: "approver", rootRole: RootRole.Editor });
     const approverAsUser = { kind: "user", userId: approver.id, username: "approver", rootRole: RootRole.Editor, via: "session" } as const;
-    const pat = await createPersonalToken(db, approverAsUser, { description: "kill", expiresAt: null });
+    const pat = await createPersonalToken(db, approverAsUser, { description: "kill", expiresAt: new Date("2099-01-01T00:00:00Z") });
     const requests: { id: number; feature: string; variant: string }[] = [];
     for (let i = 0; i < CHAINS; i++) {
       const author = await createUser(db, hasher, null, { username: `author-${i}`, rootRole: RootRole.Editor });

@@ -10,8 +10,8 @@ import { clientToken, frontendToken } from "./support/principals.ts";
 import { startServerProcess } from "./support/server-process.ts";
 import { type Reply, startTestServer, UUID_V4 } from "./support/test-server.ts";
 
-const srv = await startTestServer();
-const ADMIN = { username: "admin", password: "unleash4all" };
+const ADMIN = { username: "admin", password: "the admin password of these tests" };
+const srv = await startTestServer({ ADMIN_PASSWORD: ADMIN.password });
 
 test("security headers on every kind of response: nosniff, no X-Powered-By, no-store", async () => {
   const login = await srv.call("POST", "/auth/simple/login", { body: ADMIN });
@@ -219,7 +219,7 @@ test("no password, password hash, token secret or cookie value in any response o
     assert.is(token.status, 201);
     secrets.add(token.json.secret).add(token.json.secret.split(".")[1]);
     const pat = await call("POST", "/api/admin/user/tokens", {
-      body: { description: "laptop", expiresAt: null },
+      body: { description: "laptop", expiresAt: "2099-01-01T00:00:00.000Z" },
       headers: session,
       carriesSecret: true,
     });
@@ -237,12 +237,20 @@ test("no password, password hash, token secret or cookie value in any response o
     assert.is((await call("GET", "/api/admin/banners", { headers: { authorization: guessed } })).status, 401);
     assert.is((await call("GET", "/api/admin/banners", { headers: { cookie: `${cookie}x` } })).status, 401);
 
-    assert.is((await call("POST", "/api/admin/user/change-password", { body: { password: newPassword }, headers: session })).status, 200);
+    const changed = await call("POST", "/api/admin/user/change-password", {
+      body: { password: newPassword, oldPassword: userPassword },
+      headers: session,
+    });
+    assert.is(changed.status, 200);
     assert.is(
       (await call("POST", `/api/admin/user-admin/${user.json.id}/change-password`, { body: { password: "short" }, headers: admin })).status,
       400,
     );
-    assert.is((await call("GET", "/api/admin/banners", { headers: session })).status, 401, "a password change ends the sessions");
+    assert.is(
+      (await call("GET", "/api/admin/banners", { headers: { authorization: pat.json.secret } })).status,
+      401,
+      "a password change revokes the personal tokens",
+    );
     assert.is((await call("POST", "/logout", { body: {}, headers: session })).status, 200);
   } finally {
     assert.is(await proc.stop(), 0, "a clean shutdown");

@@ -8,6 +8,8 @@ import { startTestServer, UUID_V4 } from "./support/test-server.ts";
 const srv = await startTestServer({ TRUST_PROXY: "127.0.0.1" });
 let address = 0;
 const from = () => ({ "x-forwarded-for": `10.1.${Math.floor(++address / 250)}.${address % 250}` });
+// What the admin's password becomes once the default one is changed, in the first test.
+const ADMIN_PASSWORD = "the admin's own password";
 const login = (username: string, password: string, headers: Record<string, string> = from()) =>
   srv.call("POST", "/auth/simple/login", { body: { username, password }, headers });
 const count = async (table: "sessions" | "login_failures" | "events") =>
@@ -29,8 +31,23 @@ test("login: 200 with the user, never the hash, and a sealed HttpOnly session co
   for (const flag of ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=172800"]) assert.ok(cookie.includes(flag), flag);
   assert.not.ok(cookie.includes("Secure"));
   assert.is(res.headers["cache-control"], "no-store");
-  const me = await srv.call("GET", "/api/admin/environments", { headers: { cookie: sessionCookieFrom(res.headers["set-cookie"]) } });
-  assert.is(me.status, 200);
+  // The default admin password: the session may only change it.
+  assert.is(res.json.passwordChangeRequired, true);
+  const headers = { cookie: sessionCookieFrom(res.headers["set-cookie"]) };
+  const refused = await srv.call("GET", "/api/admin/environments", { headers });
+  assert.equal(
+    [refused.status, refused.json.name, refused.json.message],
+    [403, "NoAccessError", "You logged in with the default password: change it first (POST /api/admin/user/change-password)."],
+  );
+  assert.is((await srv.call("GET", "/api/admin/user", { headers })).status, 200, "it may read who it is");
+  const changed = await srv.call("POST", "/api/admin/user/change-password", {
+    body: { password: ADMIN_PASSWORD, oldPassword: "unleash4all" },
+    headers,
+  });
+  assert.is(changed.status, 200);
+  assert.is((await srv.call("GET", "/api/admin/environments", { headers })).status, 200, "then it is a session like any");
+  const next = await login("admin", ADMIN_PASSWORD);
+  assert.equal([next.status, next.json.passwordChangeRequired], [200, undefined]);
 });
 
 test("login: seenAt is the previous login (null the first time); the stored one becomes now", async () => {
@@ -50,7 +67,7 @@ test("login: seenAt is the previous login (null the first time); the stored one 
 });
 
 test("login: the e-mail works as username, case-insensitively", async () => {
-  const admin = await srv.call("POST", "/auth/simple/login", { body: { username: "admin", password: "unleash4all" }, headers: from() });
+  const admin = await srv.call("POST", "/auth/simple/login", { body: { username: "admin", password: ADMIN_PASSWORD }, headers: from() });
   const cookie = sessionCookieFrom(admin.headers["set-cookie"]);
   const created = await srv.call("POST", "/api/admin/user-admin", {
     body: { email: "Mixed.Case@Example.com", password: TEST_PASSWORD, rootRole: 3 },
@@ -121,17 +138,17 @@ test("rate limit per address: the 11th failure in a minute is 429, whatever the 
   const ip = from();
   // Ten different accounts, so only the per-address limit is in play.
   for (let i = 0; i < 10; i++) assert.is((await login(`ghost-${address}-${i}`, "wrong password", ip)).status, 401);
-  const limited = await login("admin", "unleash4all", ip);
+  const limited = await login("admin", ADMIN_PASSWORD, ip);
   assert.is(limited.status, 429);
   assert.is(limited.json.name, "TooManyRequests");
   const retry = Number(limited.headers["retry-after"]);
   assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
-  assert.is((await login("admin", "unleash4all")).status, 200, "another address is not affected");
+  assert.is((await login("admin", ADMIN_PASSWORD)).status, 200, "another address is not affected");
 
   await sql`update login_failures set failed_at = failed_at - interval '61 seconds' where ip = ${ip["x-forwarded-for"]}`.execute(
     srv.db.kysely,
   );
-  assert.is((await login("admin", "unleash4all", ip)).status, 200, "released after the window");
+  assert.is((await login("admin", ADMIN_PASSWORD, ip)).status, 200, "released after the window");
 });
 
 test("rate limit per account and address: after 5 failures in a row, a doubling delay", async () => {
@@ -156,16 +173,26 @@ test("rate limit per account and address: after 5 failures in a row, a doubling 
   assert.is((await login(user.username, TEST_PASSWORD, ip)).status, 200);
 });
 
-test("rate limit per account from all addresses: 100 failures an hour", async () => {
+test("rate limit per account from all addresses: past 100 failures an hour the failing addresses wait, the owner elsewhere logs in", async () => {
   const user = await userWithRole(srv, "viewer");
   // Four failures from each of 25 addresses: no single address reaches its own limits.
+  const failing = [];
   for (let a = 0; a < 25; a++) {
     const ip = from();
+    failing.push(ip);
     for (let i = 0; i < 4; i++) assert.is((await login(user.username, "wrong password", ip)).status, 401);
   }
-  const limited = await login(user.username, TEST_PASSWORD);
-  assert.is(limited.status, 429);
+  const limited = await login(user.username, TEST_PASSWORD, failing[0]);
+  assert.equal(
+    [limited.status, limited.json.name],
+    [429, "TooManyRequests"],
+    "an address that failed for it waits, even with the password",
+  );
   assert.ok(Number(limited.headers["retry-after"]) > 60);
+  assert.is((await login(user.username, TEST_PASSWORD)).status, 200, "the owner, on another address, is let in");
+  const guesser = from();
+  assert.is((await login(user.username, "another guess", guesser)).status, 401, "a new address gets one guess");
+  assert.is((await login(user.username, "a second guess", guesser)).status, 429, "and then waits");
 });
 
 test("at most 5 sessions a user: the sixth login ends the first", async () => {
@@ -215,7 +242,7 @@ test("tampered, foreign, expired and revoked cookies are 401", async () => {
 });
 
 test("a password change and a user deletion end that user's sessions", async () => {
-  const admin = await loginHeaders(srv, "admin", "unleash4all");
+  const admin = await loginHeaders(srv, "admin", ADMIN_PASSWORD);
   const changed = await userWithRole(srv, "editor");
   const res = await srv.call("POST", `/api/admin/user-admin/${changed.id}/change-password`, {
     body: { password: "a brand new password" },
@@ -233,7 +260,8 @@ test("a password change and a user deletion end that user's sessions", async () 
     .select("type")
     .where("type", "in", ["user-password-changed", "user-deleted"])
     .execute();
-  assert.equal(events.map((e) => e.type).sort(), ["user-deleted", "user-password-changed"]);
+  // The admin's own change of the default password, in the first test, is one too.
+  assert.equal(events.map((e) => e.type).sort(), ["user-deleted", "user-password-changed", "user-password-changed"]);
 });
 
 test("SECURE_COOKIES adds Secure to the cookie", async () => {

@@ -17,6 +17,7 @@ const env = {
   OIDC_ROLE_CLAIM: "groups",
   OIDC_ROLE_MAP: "flag-editors=Editor",
   OIDC_AUTO_CREATE: "true",
+  ADMIN_PASSWORD: "the admin password of these tests",
 };
 const srv = await startTestServer(env);
 const ssoOnly = await startTestServer({ ...env, PASSWORD_LOGIN: "false" });
@@ -76,7 +77,7 @@ if (browser) {
   test("an Admin sees on the Users page who signs in with single sign-on", async () => {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
     const problems = collectProblems(page);
-    await logIn(page, srv.url, "admin", "unleash4all");
+    await logIn(page, srv.url, "admin", env.ADMIN_PASSWORD);
     await page.getByRole("link", { name: "Users" }).click();
     const dana = page.getByRole("row", { name: /dana@example\.com/ });
     await dana.getByRole("cell", { name: "Single sign-on" }).waitFor();

@@ -142,6 +142,12 @@ test("the packed server installs with npm outside the repository, and `vexil ser
     const login = await call("POST", "/auth/simple/login", { body: { username: "admin", password: "unleash4all" } });
     assert.is(login.status, 200);
     const admin = { cookie: sessionCookieFrom(login.headers["set-cookie"]) };
+    assert.is(login.json.passwordChangeRequired, true, "the default password must be changed first");
+    const changed = await call("POST", "/api/admin/user/change-password", {
+      body: { password: "my own admin password", oldPassword: "unleash4all" },
+      headers: admin,
+    });
+    assert.is(changed.status, 200);
     const banner = await call("POST", "/api/admin/banners", {
       body: { message: "Maintenance at **noon**", variant: "warning" },
       headers: admin,

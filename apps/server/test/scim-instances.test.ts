@@ -58,7 +58,7 @@ if (serverUrl) {
     const session = { cookie: String(login.headers["set-cookie"]).split(";", 1)[0] as string };
     const pat = await callUrl(a.url, "POST", "/api/admin/user/tokens", {
       headers: session,
-      body: { description: "laptop", expiresAt: null },
+      body: { description: "laptop", expiresAt: "2099-01-01T00:00:00.000Z" },
     });
     const token = { authorization: pat.json.secret as string };
     // Both credentials work on both instances, and B now holds them in its cache.

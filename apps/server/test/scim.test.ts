@@ -489,13 +489,19 @@ test("a provisioned user: scimId at login, no change by hand, no password login 
   });
   assert.equal([login.status, login.json.scimId], [200, id]);
   const session = await loginHeaders(srv, "walter@example.com", "walter's own password");
-  const pat = await srv.call("POST", "/api/admin/user/tokens", { headers: session, body: { description: "cli", expiresAt: null } });
+  const pat = await srv.call("POST", "/api/admin/user/tokens", {
+    headers: session,
+    body: { description: "cli", expiresAt: "2099-01-01T00:00:00.000Z" },
+  });
   const token = { authorization: pat.json.secret };
   assert.is((await srv.call("GET", "/api/admin/projects", { headers: session })).status, 200);
   assert.is((await srv.call("GET", "/api/admin/projects", { headers: token })).status, 200);
   // Nor may the user change their own password: the provider manages it.
   assertError(
-    await srv.call("POST", "/api/admin/user/change-password", { headers: session, body: { password: "walter's new password" } }),
+    await srv.call("POST", "/api/admin/user/change-password", {
+      headers: session,
+      body: { password: "walter's new password", oldPassword: "walter's own password" },
+    }),
     409,
     "ConflictError",
   );

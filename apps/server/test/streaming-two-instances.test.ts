@@ -11,6 +11,7 @@ import * as assert from "uvu/assert";
 import { type App, createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { sdkChangedUntil } from "./support/sdk-changed-until.ts";
+import { nextEvent, openSse } from "./support/sse-stream.ts";
 import { callUrl } from "./support/test-server.ts";
 
 // Two instances on one database need a real Postgres: PGlite serves one process.
@@ -88,6 +89,16 @@ if (serverUrl) {
     } finally {
       unleash.destroy();
     }
+  });
+
+  test("a client token deleted through A ends its stream on B", async () => {
+    const made = await onA("POST", "/api/admin/api-tokens", { tokenName: "two-revoked", type: "client", environment: "development" });
+    const s = await openSse(`${b.url}/api/client/streaming`, { authorization: made.json.secret });
+    assert.is((await nextEvent(s)).event, "unleash-connected");
+    assert.is((await onA("DELETE", `/api/admin/api-tokens/${made.json.id}`)).status, 200);
+    assert.is(await s.ended, "end", "B ended the stream");
+    const again = await callUrl(b.url, "GET", "/api/client/streaming", { headers: { authorization: made.json.secret } });
+    assert.is(again.status, 401, "and its SDK reconnects to a 401");
   });
 
   test.after(async () => {

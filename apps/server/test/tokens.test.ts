@@ -1,9 +1,10 @@
+import { createHash } from "node:crypto";
 import { connectDatabase } from "@vexil/db";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
-import { adminToken, clientToken, TEST_PASSWORD, userWithRole } from "./support/principals.ts";
+import { adminToken, clientToken, loginHeaders, TEST_PASSWORD, userWithRole } from "./support/principals.ts";
 import { eventuallyStatus } from "./support/eventually.ts";
 import { startTestServer } from "./support/test-server.ts";
 import pino from "pino";
@@ -68,6 +69,36 @@ test("each kind of token on an admin route: 200, 403 or 401", async () => {
   assert.is(clientRes.json.name, "NoAccessError");
 });
 
+test("client and frontend tokens name one environment: `*` is refused as Unleash refuses it, and one stored so keeps its projects", async () => {
+  for (const [type, kind] of [
+    ["client", "Client"],
+    ["frontend", "Frontend"],
+  ]) {
+    const res = await srv.call("POST", "/api/admin/api-tokens", { body: { tokenName: "all", type, environment: "*" }, headers: admin });
+    assert.equal(
+      [res.status, res.json.name, res.json.message],
+      [400, "ValidationError", `${kind} token cannot be scoped to all environments`],
+    );
+  }
+  assert.is((await srv.db.kysely.selectFrom("api_tokens").select("id").where("token_name", "=", "all").execute()).length, 0);
+
+  assert.is((await srv.call("POST", "/api/admin/projects/default/features", { body: { name: "in-default" }, headers: admin })).status, 201);
+  // A token made before the refusal, scoped to a project with no flags.
+  const secret = "elsewhere:*.0123456789abcdef0123456789abcdef";
+  await srv.db.kysely
+    .insertInto("api_tokens")
+    .values({
+      type: "client",
+      token_name: "legacy",
+      secret_hash: createHash("sha256").update(secret).digest("hex"),
+      projects: JSON.stringify(["elsewhere"]),
+      environment: "*",
+    })
+    .execute();
+  const served = await srv.call("GET", "/api/client/features", { headers: { authorization: secret } });
+  assert.equal([served.status, served.json.features], [200, []]);
+});
+
 test("a revoked token is 401 at once", async () => {
   const created = await srv.call("POST", "/api/admin/api-tokens", { body: { tokenName: "short-lived", type: "admin" }, headers: admin });
   const headers = { authorization: created.json.secret };
@@ -79,7 +110,7 @@ test("a revoked token is 401 at once", async () => {
 test("personal access tokens act as their user, with that user's permissions", async () => {
   const viewer = await userWithRole(srv, "viewer");
   const pat = await srv.call("POST", "/api/admin/user/tokens", {
-    body: { description: "laptop", expiresAt: null },
+    body: { description: "laptop", expiresAt: "2099-01-01T00:00:00.000Z" },
     headers: viewer.headers,
   });
   assert.is(pat.status, 201);
@@ -102,8 +133,56 @@ test("personal access tokens act as their user, with that user's permissions", a
     .execute();
   // A change by hand in SQL reaches the credential cache through the database, just after commit.
   await eventuallyStatus(srv, "/api/admin/environments", headers, 401);
-  const adminPat = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "x", expiresAt: null }, headers: admin });
+  const adminPat = await srv.call("POST", "/api/admin/user/tokens", {
+    body: { description: "x", expiresAt: "2099-01-01T00:00:00.000Z" },
+    headers: admin,
+  });
   assert.is(adminPat.status, 403, "an API token is not a user");
+});
+
+test("a personal token cannot mint tokens or change its user's password; a password change needs the current one and revokes the tokens", async () => {
+  const user = await userWithRole(srv, "admin");
+  const later = "2099-01-01T00:00:00.000Z";
+  const noExpiry = await srv.call("POST", "/api/admin/user/tokens", {
+    body: { description: "forever", expiresAt: null },
+    headers: user.headers,
+  });
+  assert.equal([noExpiry.status, noExpiry.json.name], [400, "ValidationError"]);
+  const pat = await srv.call("POST", "/api/admin/user/tokens", {
+    body: { description: "laptop", expiresAt: later },
+    headers: user.headers,
+  });
+  const token = { authorization: pat.json.secret };
+  const minted = await srv.call("POST", "/api/admin/user/tokens", { body: { description: "next", expiresAt: later }, headers: token });
+  assert.equal([minted.status, minted.json.name], [403, "NoAccessError"]);
+  const byToken = await srv.call("POST", "/api/admin/user/change-password", {
+    body: { password: "a password of my choosing", oldPassword: TEST_PASSWORD },
+    headers: token,
+  });
+  assert.equal([byToken.status, byToken.json.name], [403, "NoAccessError"]);
+  const asAdmin = await srv.call("POST", `/api/admin/user-admin/${user.id}/change-password`, {
+    body: { password: "a password of my choosing" },
+    headers: token,
+  });
+  assert.equal([asAdmin.status, asAdmin.json.name], [403, "NoAccessError"], "nor through the Admin's route");
+  const wrong = await srv.call("POST", "/api/admin/user/change-password", {
+    body: { password: "a password of my choosing", oldPassword: "not my password" },
+    headers: user.headers,
+  });
+  assert.equal([wrong.status, wrong.json.message], [400, "The current password is not right."]);
+  assert.is((await srv.call("POST", "/auth/simple/login", { body: { username: user.username, password: TEST_PASSWORD } })).status, 200);
+
+  const other = await loginHeaders(srv, user.username, TEST_PASSWORD);
+  const changed = await srv.call("POST", "/api/admin/user/change-password", {
+    body: { password: "a password of my choosing", oldPassword: TEST_PASSWORD, confirmPassword: "a password of my choosing" },
+    headers: user.headers,
+  });
+  assert.is(changed.status, 200);
+  assert.is((await srv.call("GET", ADMIN_ROUTE, { headers: token })).status, 401, "the personal token is revoked");
+  assert.is((await srv.call("GET", ADMIN_ROUTE, { headers: other })).status, 401, "the other session ended");
+  assert.is((await srv.call("GET", ADMIN_ROUTE, { headers: user.headers })).status, 200, "the caller's session stays");
+  const left = await srv.db.kysely.selectFrom("api_tokens").select("id").where("user_id", "=", user.id).execute();
+  assert.equal(left, []);
 });
 
 test("users: create (201, no hash), list, duplicates 409, validation 400, Viewer 403", async () => {
@@ -118,6 +197,10 @@ test("users: create (201, no hash), list, duplicates 409, validation 400, Viewer
   );
   const dupName = await srv.call("POST", ADMIN_ROUTE, { body: { username: "dana", rootRole: 3 }, headers: admin });
   assert.equal([dupName.status, dupName.json.name], [409, "NameExistsError"]);
+  const otherCase = await srv.call("POST", ADMIN_ROUTE, { body: { username: "DANA", rootRole: 3 }, headers: admin });
+  assert.equal([otherCase.status, otherCase.json.message], [409, 'The username "DANA" is taken.'], "one name whatever its case");
+  const mixedCase = await srv.call("POST", "/auth/simple/login", { body: { username: "Dana", password: TEST_PASSWORD } });
+  assert.equal([mixedCase.status, mixedCase.json.username], [200, "dana"], "and logs in whatever its case");
   const dupEmail = await srv.call("POST", ADMIN_ROUTE, { body: { email: "dana@example.COM", rootRole: 3 }, headers: admin });
   assert.equal([dupEmail.status, dupEmail.json.name], [409, "NameExistsError"]);
   for (const body of [

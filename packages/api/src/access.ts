@@ -73,10 +73,18 @@ function mayBeDecidedByProjectRoles(principal: Principal | null, access: Access)
  * when the bridge did not (over tRPC, or when the project is named only in the body). In a project, the caller's project roles
  * decide its permissions where they hold any (docs/project-roles.md#the-rule), here for every route at once.
  */
-export function checkAccess(principal: Principal | null, access: Access, scope: AccessScope = {}): asserts principal is Principal {
+export function checkAccess(
+  principal: Principal | null,
+  access: Access,
+  scope: AccessScope = {},
+  beforePasswordChange = false,
+): asserts principal is Principal {
   const { environment, projectId } = scope;
   if (access === "public") return;
   if (!principal) throw new AuthenticationRequired();
+  if (principal.kind === "user" && principal.passwordChangeRequired && !beforePasswordChange) {
+    throw new NoAccessError("You logged in with the default password: change it first (POST /api/admin/user/change-password).");
+  }
   // A SCIM token provisions users and groups, and does nothing else; nothing else provisions (docs/scim.md#the-scim-token).
   if (access === "scim") {
     if (principal.kind === "scim-token") return;

@@ -8,8 +8,10 @@ const ADMIN_TOKEN_ENVIRONMENT = "development";
 const EVERY_PROJECT = [ALL_PROJECTS];
 
 export function clientScope(principal: Principal): ClientScope {
-  if (principal.kind === "sdk-token" && principal.environment !== "*") {
-    return { environment: principal.environment, projects: principal.projects };
+  if (principal.kind === "sdk-token") {
+    // A token stored with environment `*` (no longer made) keeps its projects.
+    const environment = principal.environment === "*" ? ADMIN_TOKEN_ENVIRONMENT : principal.environment;
+    return { environment, projects: principal.projects };
   }
   return { environment: ADMIN_TOKEN_ENVIRONMENT, projects: EVERY_PROJECT };
 }

@@ -70,6 +70,8 @@ export type Meta = OpenApiMeta<{
    * `project`): the permission is checked in that project (docs/project-roles.md#which-routes).
    */
   projectField?: string;
+  /** Open to a session that must change its password first (the default admin password's, docs/auth.md#passwords). */
+  beforePasswordChange?: true;
   /**
    * Failures of the procedure's own rules that its route does not imply (a taken name, a wrong
    * password); the OpenAPI document lists them with the ones every route of its kind can answer.
@@ -145,7 +147,8 @@ export const protectedProcedure = t.procedure.use(({ ctx, meta, getRawInput, nex
       const raw = await getRawInput().catch(() => undefined);
       if (!ctx.accessChecked) {
         const access = meta?.access ?? "authenticated";
-        checkAccess(ctx.principal, access, await accessScopeFor(ctx.db, ctx.principal, access, raw, meta?.projectField));
+        const scope = await accessScopeFor(ctx.db, ctx.principal, access, raw, meta?.projectField);
+        checkAccess(ctx.principal, access, scope, meta?.beforePasswordChange);
       }
       assertStorableText(raw);
     },

@@ -18,7 +18,11 @@ export interface AuthCache<T> {
  */
 export function createAuthCache<T>(
   db: DatabaseConnection,
-  options: CredentialCacheOptions & { onLost?(error?: unknown): void },
+  options: CredentialCacheOptions & {
+    onLost?(error?: unknown): void;
+    /** Hears each announced change after the cache forgot what depends on it (open streams end theirs). */
+    onChange?(tag: string): void;
+  },
 ): AuthCache<T> {
   const cache = createCredentialCache<T>(options);
   let heard: () => void = () => {};
@@ -26,7 +30,10 @@ export function createAuthCache<T>(
     heard = resolve;
   });
   const listener = db.listen(AUTH_CHANGES_CHANNEL, {
-    onMessage: (tag) => cache.invalidate(tag),
+    onMessage: (tag) => {
+      cache.invalidate(tag);
+      options.onChange?.(tag);
+    },
     onListening: () => {
       cache.resume();
       heard();

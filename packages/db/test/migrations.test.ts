@@ -57,6 +57,34 @@ test("test databases are fresh, migrated and separate", async () => {
   }
 });
 
+test("usernames unique whatever their case: case-duplicates are renamed, not a failed migration", async () => {
+  const db = await createTestDb();
+  try {
+    const migration = migrations["2026-12-01T13-00-identity-hardening"]!;
+    await migration.down!(db.kysely);
+    const ids = [];
+    for (const username of ["Dana", "dana", "DANA", "erin"]) {
+      ids.push((await db.kysely.insertInto("users").values({ username, root_role: 3 }).returning("id").executeTakeFirstOrThrow()).id);
+    }
+    await migration.up(db.kysely);
+    const rows = await db.kysely.selectFrom("users").select(["id", "username"]).where("id", "in", ids).orderBy("id").execute();
+    assert.equal(
+      rows.map((r) => r.username),
+      ["Dana", `dana-${ids[1]}`, `DANA-${ids[2]}`, "erin"],
+      "the oldest keeps the name",
+    );
+    let refused: unknown;
+    await db.kysely
+      .insertInto("users")
+      .values({ username: "ERIN", root_role: 3 })
+      .execute()
+      .catch((error) => (refused = error));
+    assert.is((refused as { constraint?: string }).constraint, "users_username_lower_key");
+  } finally {
+    await db.close();
+  }
+});
+
 if (serverUrl) {
   test("Postgres: two instances migrating at once apply each migration exactly once", async () => {
     const name = `vexil_race_${process.pid}`;

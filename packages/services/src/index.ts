@@ -48,7 +48,7 @@ export {
   listPersonalTokens,
 } from "./auth/api-tokens.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./auth/login-throttle.ts";
-export { login, type LoginPolicy } from "./auth/login.ts";
+export { DEFAULT_ADMIN_PASSWORD, login, type LoginPolicy } from "./auth/login.ts";
 export { createUser } from "./users/create-user.ts";
 export { listUsers } from "./users/list-users.ts";
 export { changeOwnPassword, changePassword } from "./users/change-password.ts";

@@ -46,7 +46,7 @@ test("API tokens carry Unleash's prefix and stand for an admin or a client", asy
 });
 
 test("a personal token acts as its user, is listed and revoked only by them, and ends when it expires", async () => {
-  const pat = await createPersonalToken(db, tess, { description: "laptop", expiresAt: null });
+  const pat = await createPersonalToken(db, tess, { description: "laptop", expiresAt: new Date("2099-01-01T00:00:00Z") });
   const found = await lookUpTokenPrincipal(db, pat.secret);
   assert.equal(found?.value, {
     kind: "user",
@@ -54,6 +54,7 @@ test("a personal token acts as its user, is listed and revoked only by them, and
     username: "tess",
     rootRole: RootRole.Editor,
     via: "personal-token",
+    tokenId: pat.id,
     projectRoles: {},
   });
   assert.equal(found?.tags, [`token:${pat.id}`, `user:${user.id}`]);
@@ -65,8 +66,10 @@ test("a personal token acts as its user, is listed and revoked only by them, and
     (await listApiTokens(db)).some((t) => t.id === pat.id),
     "the admin list leaves personal tokens out",
   );
-  await rejects(createPersonalToken(db, admin, { description: "x", expiresAt: null }), NoAccessError);
+  await rejects(createPersonalToken(db, admin, { description: "x", expiresAt: new Date("2099-01-01T00:00:00Z") }), NoAccessError);
   await rejects(createPersonalToken(db, tess, { description: "x", expiresAt: new Date(Date.now() - 1000) }), ValidationError);
+  const byToken = found?.value as Principal;
+  await rejects(createPersonalToken(db, byToken, { description: "x", expiresAt: new Date("2099-01-01T00:00:00Z") }), NoAccessError);
   await rejects(deletePersonalToken(db, { ...tess, userId: user.id + 1 }, pat.id), NotFoundError);
   await rejects(deleteApiToken(db, admin, pat.id), NotFoundError);
   await rejects(listPersonalTokens(db, admin), NoAccessError);

@@ -54,7 +54,7 @@ test("deleting a user ends their sessions and personal tokens", async () => {
   const user = await createUser(db, hasher, null, { username: "wendy", password: PASSWORD, rootRole: RootRole.Editor });
   await logIn("wendy");
   const by = { kind: "user", userId: user.id, username: "wendy", rootRole: RootRole.Editor, via: "session" } as const;
-  const pat = await createPersonalToken(db, by, { description: "ci", expiresAt: null });
+  const pat = await createPersonalToken(db, by, { description: "ci", expiresAt: new Date("2099-01-01T00:00:00Z") });
   await deleteUser(db, null, user.id);
   assert.is(await sessionsOf(user.id), 0);
   assert.is(await lookUpTokenPrincipal(db, pat.secret), null);

@@ -159,7 +159,10 @@ export async function loadDemo(
       progress("Creating a personal access token for each demo user...");
       const users: LoadedDemo["users"] = [];
       for (const demoUser of DEMO_USERS) {
-        const token = await createPersonalToken(trx, principals[demoUser.username], { description: "vexil demo", expiresAt: null });
+        const token = await createPersonalToken(trx, principals[demoUser.username], {
+          description: "vexil demo",
+          expiresAt: new Date(Date.now() + 365 * DAY_MS),
+        });
         users.push({ username: demoUser.username, role: demoUser.role, token: token.secret });
       }
       progress("Creating a frontend token for browsers...");

@@ -20,6 +20,7 @@ function Actions({ request }: { request: ChangeRequest }) {
         projectId: request.project,
         id: request.id,
         state,
+        version: request.version,
         ...(comment ? { comment } : {}),
         ...(state === "Scheduled" ? { scheduledAt: new Date(when).toISOString() } : {}),
       }),

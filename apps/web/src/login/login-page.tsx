@@ -33,10 +33,50 @@ export function LoginPage() {
       shown = false;
     };
   }, [oidc]);
+  const [newPassword, setNewPassword] = useState("");
   const login = useMutation({
     mutationFn: () => trpcClient.auth.login.mutate({ username, password }),
+    // A session of the default admin password may only change it (docs/auth.md#passwords).
+    onSuccess: (user) => !user.passwordChangeRequired && setSessionUser(user),
+  });
+  const change = useMutation({
+    mutationFn: async () => {
+      await trpcClient.users.changeOwnPassword.mutate({ password: newPassword, oldPassword: password });
+      return (await trpcClient.users.current.query()).user;
+    },
     onSuccess: (user) => setSessionUser(user),
   });
+  if (login.data?.passwordChangeRequired)
+    return (
+      <main id="main" className="login">
+        <section className="card login-card" aria-labelledby="change-title">
+          <h1 id="change-title">Choose a new password</h1>
+          <p>You logged in with the default password; choose your own before going on.</p>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              change.mutate();
+            }}
+          >
+            <label>
+              New password
+              <input
+                name="new-password"
+                type="password"
+                autoComplete="new-password"
+                required
+                value={newPassword}
+                onChange={(e) => setNewPassword(e.target.value)}
+              />
+            </label>
+            <FormError error={change.error} />
+            <button type="submit" disabled={change.isPending}>
+              {change.isPending ? "Saving…" : "Set password"}
+            </button>
+          </form>
+        </section>
+      </main>
+    );
   const submit = (e: FormEvent) => {
     e.preventDefault();
     login.mutate();

@@ -1,5 +1,6 @@
 import type { HydrationEvent } from "@vexil/services";
 import { clientScope } from "../client-scope.ts";
+import { credentialTags } from "../credential-tags.ts";
 import type { ProtectedContext } from "../context.ts";
 import { sendJson } from "../rest-bridge.ts";
 import type { RawHandler } from "../trpc.ts";
@@ -32,5 +33,5 @@ export const handleClientStreaming: RawHandler = async (req, res, ctx) => {
   // A JSON client (the typed REST client) gets the stream's first event's data, as over tRPC.
   if (wantsJson(req.headers.accept)) return sendJson(res, 200, await firstHydration(ctx, query));
   const hub = ctx.deps.servedFeatures.hub(clientScope(ctx.principal));
-  await ctx.deps.clientStreams.open(res, hub, query, lastEventIdFrom(req.headers["last-event-id"]));
+  await ctx.deps.clientStreams.open(res, hub, query, lastEventIdFrom(req.headers["last-event-id"]), credentialTags(ctx.principal));
 };

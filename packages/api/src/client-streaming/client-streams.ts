@@ -16,13 +16,25 @@ export interface ClientStreams {
    * Answers `res` as a stream of the hub's changes, narrowed by `query`: first a hydration (or,
    * with a `lastEventId` the hub still has, only what changed since), then every change.
    */
-  open(res: ServerResponse, hub: ClientScopeHub, query: ClientQuery, lastEventId: number | undefined): Promise<void>;
+  open(
+    res: ServerResponse,
+    hub: ClientScopeHub,
+    query: ClientQuery,
+    lastEventId: number | undefined,
+    credentialTags?: readonly string[],
+  ): Promise<void>;
   /**
    * Keeps `res`, an event stream of another protocol (OFREP's) that writes its own events, among
    * this instance's streams: counted against the limit, sent heartbeats, ended at close. False
    * (and `res` left alone) past the limit or while closing.
    */
-  hold(res: ServerResponse): boolean;
+  hold(res: ServerResponse, credentialTags?: readonly string[]): boolean;
+  /**
+   * Ends the streams opened with a credential that depends on `tag` (as the database announces a
+   * change to a token or user, see credential-tags.ts): a revoked one gets a 401 when its SDK
+   * reconnects, one still good carries on from its last event.
+   */
+  revoke(tag: string): void;
   /** Open streams. */
   readonly size: number;
   /** Ends every stream (the SDKs reconnect, to another instance if this one is going) and takes no more. */
@@ -106,7 +118,24 @@ interface Group {
 export function createClientStreams(options: ClientStreamsOptions): ClientStreams {
   const groups = new Map<ClientScopeHub, Map<string, Group>>();
   const held = new Set<ServerResponse>();
+  const byTag = new Map<string, Set<() => void>>();
   let open = 0;
+
+  /** Keeps `end` under each tag until the returned function forgets it. */
+  const watch = (tags: readonly string[], end: () => void): (() => void) => {
+    for (const tag of tags) {
+      let ends = byTag.get(tag);
+      if (!ends) byTag.set(tag, (ends = new Set()));
+      ends.add(end);
+    }
+    return () => {
+      for (const tag of tags) {
+        const ends = byTag.get(tag);
+        ends?.delete(end);
+        if (ends?.size === 0) byTag.delete(tag);
+      }
+    };
+  };
   let closing = false;
 
   const write = (stream: Stream, frame: SharedFrame) => {
@@ -158,7 +187,7 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
   };
 
   return {
-    async open(res, hub, query, lastEventId) {
+    async open(res, hub, query, lastEventId, credentialTags = []) {
       if (closing || open >= options.maxConnections) {
         // The Node SDK switches to polling at once when a stream says so (streaming-fetcher's fetch-mode event).
         res.writeHead(200, { ...SSE_HEADERS, "fetch-mode": "polling" });
@@ -196,21 +225,28 @@ export function createClientStreams(options: ClientStreamsOptions): ClientStream
       const stream: Stream = detachStreamSocket(res) ?? res;
       if (isSocket(stream) && !chunked) unchunked.add(stream);
       group.streams.add(stream);
+      const forget = watch(credentialTags, () => endStream(stream));
       stream.on("close", () => {
+        forget();
         release();
         group.streams.delete(stream);
         if (group.streams.size === 0) group.unsubscribe();
       });
     },
-    hold(res) {
+    hold(res, credentialTags = []) {
       if (closing || open >= options.maxConnections) return false;
       open++;
       held.add(res);
+      const forget = watch(credentialTags, () => res.end());
       res.on("close", () => {
+        forget();
         open--;
         held.delete(res);
       });
       return true;
+    },
+    revoke(tag) {
+      for (const end of [...(byTag.get(tag) ?? [])]) end();
     },
     get size() {
       return open;

@@ -1,4 +1,5 @@
 import { type ConsoleNotice, ServiceUnavailable } from "@vexil/services";
+import { credentialTags } from "../credential-tags.ts";
 import { sendJson } from "../rest-bridge.ts";
 import type { RawHandler } from "../trpc.ts";
 
@@ -29,11 +30,12 @@ const frame = (notice: ConsoleNotice) => `data: ${JSON.stringify(notice)}\n\n`;
 export const handleConsoleEvents: RawHandler = async (req, res, ctx) => {
   if (wantsJson(req.headers.accept)) return sendJson(res, 200, CONSOLE_EVENTS_OPENED);
   if (res.destroyed) return;
-  if (!ctx.deps.clientStreams.hold(res)) {
+  if (!ctx.deps.clientStreams.hold(res, credentialTags(ctx.principal))) {
     throw new ServiceUnavailable("This instance holds as many streams as it may; the console reads its pages as they open instead.");
   }
   res.writeHead(200, SSE_HEADERS);
   res.write(`retry: ${CONSOLE_RETRY_MS}\n: connected\n\n`);
-  const unsubscribe = ctx.deps.consoleEvents.subscribe((notice) => res.write(frame(notice)));
+  // Ended (a revoked credential) before it closed: nothing more is written.
+  const unsubscribe = ctx.deps.consoleEvents.subscribe((notice) => !res.writableEnded && res.write(frame(notice)));
   res.on("close", unsubscribe);
 };

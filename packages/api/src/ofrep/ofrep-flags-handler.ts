@@ -21,7 +21,7 @@ function requestOrigin(req: IncomingMessage): string | undefined {
 
 /** OFREP 0.3's `eventStreams`: the SSE URL that tells this token's providers when its flags change. */
 function eventStreams(origin: string | undefined, ctx: ProtectedContext): { type: "sse"; url: string }[] {
-  if (!origin || !("tokenId" in ctx.principal)) return [];
+  if (!origin || ctx.principal.kind === "user") return [];
   return [{ type: "sse", url: `${origin}/ofrep/v1/event-stream/${ofrepStreamTicket(ctx.deps.cookies.secret, ctx.principal.tokenId)}` }];
 }
 

@@ -80,12 +80,13 @@ export const apiTokensRouter = {
       access: "authenticated",
       successStatus: 201,
     })
-    .input(z.strictObject({ description: z.string().min(1).max(200), expiresAt: z.iso.datetime().nullable() }))
+    // Unleash's createPatSchema requires expiresAt too.
+    .input(z.strictObject({ description: z.string().min(1).max(200), expiresAt: z.iso.datetime({ offset: true }) }))
     .output(createdTokenSchema)
     .mutation(async ({ ctx, input }) => {
       const token = await createPersonalToken(ctx.db, ctx.principal, {
         description: input.description,
-        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+        expiresAt: new Date(input.expiresAt),
       });
       return toJson(token);
     }),

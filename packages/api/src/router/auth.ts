@@ -23,16 +23,23 @@ export const authRouter = {
     })
     // A username is at most an e-mail's 320 characters; longer ones would only feed the throttle's keys.
     .input(z.strictObject({ username: z.string().min(1).max(320), password: z.string().min(1) }))
-    .output(userSchema)
+    .output(
+      userSchema.extend({
+        passwordChangeRequired: z
+          .literal(true)
+          .optional()
+          .meta({ description: "Logged in with the default admin password: the session may only change it (docs/auth.md#passwords)." }),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
-      const { user, sessionId } = await login(ctx.db, ctx.deps.hasher, ctx.deps.loginPolicy, {
+      const { user, sessionId, passwordChangeRequired } = await login(ctx.db, ctx.deps.hasher, ctx.deps.loginPolicy, {
         username: input.username,
         password: input.password,
         ip: ctx.ip,
         userAgent: ctx.userAgent,
       });
       ctx.setHeader("set-cookie", sessionCookieHeader(await sealSessionId(sessionId, ctx.deps.cookies), ctx.deps.cookies));
-      return toJson(user);
+      return { ...toJson(user), ...(passwordChangeRequired ? { passwordChangeRequired: true as const } : {}) };
     }),
 
   logout: publicProcedure

@@ -113,8 +113,10 @@ export const changeRequestsRouter = {
         path: `${projectPath}/change-requests/{id}/state`,
         tags,
         summary: "Move a change request to another state",
+        description: "With `version`, 409 when the request has changed since it was read (a change was added).",
       },
       access: "authenticated",
+      failures: ["ConflictError"],
     })
     .input(
       z.strictObject({
@@ -123,6 +125,7 @@ export const changeRequestsRouter = {
         state: z.enum(CHANGE_REQUEST_STATES),
         comment: z.string().max(10_000).optional(),
         scheduledAt: z.iso.datetime({ offset: true }).optional(),
+        version: z.number().int().min(0).optional().meta({ description: "The `version` of the request as read." }),
       }),
     )
     .output(changeRequestSchema)
@@ -131,6 +134,7 @@ export const changeRequestsRouter = {
         state: input.state,
         comment: input.comment,
         scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : undefined,
+        version: input.version,
       });
       return toJson(view) as ChangeRequestWire;
     }),

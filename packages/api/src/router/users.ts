@@ -77,6 +77,7 @@ export const usersRouter = {
           "The user the session or personal access token stands for; the console asks after single sign-on. An API token is no user: 403.",
       },
       access: "authenticated",
+      beforePasswordChange: true,
     })
     .input(z.object({}).optional())
     .output(z.object({ user: userSchema }))
@@ -84,14 +85,23 @@ export const usersRouter = {
 
   changeOwnPassword: protectedProcedure
     .meta({
-      openapi: { method: "POST", path: "/api/admin/user/change-password", tags: ["Users"], summary: "Change your own password" },
+      openapi: {
+        method: "POST",
+        path: "/api/admin/user/change-password",
+        tags: ["Users"],
+        summary: "Change your own password",
+        description:
+          "From a session (not a token), with the current password as `oldPassword` (400 when it is wrong). Ends your other sessions and revokes your personal access tokens.",
+      },
       access: "authenticated",
+      beforePasswordChange: true,
       failures: ["ConflictError"],
     })
-    .input(z.strictObject({ password: z.string() }))
+    // Unleash's passwordSchema; Vexil requires oldPassword as Unleash's own-password change does.
+    .input(z.strictObject({ password: z.string(), oldPassword: z.string(), confirmPassword: z.string().optional() }))
     .output(okSchema)
     .mutation(async ({ ctx, input }) => {
-      await changeOwnPassword(ctx.db, ctx.deps.hasher, ctx.principal, input.password);
+      await changeOwnPassword(ctx.db, ctx.deps.hasher, ctx.principal, input);
       return {};
     }),
 };

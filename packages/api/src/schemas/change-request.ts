@@ -25,6 +25,10 @@ const common = {
   comments: z.array(z.object({ id: z.number().int(), text: z.string(), createdBy: actorSchema, createdAt: z.iso.datetime() })).optional(),
   createdBy: actorSchema,
   createdAt: z.iso.datetime(),
+  version: z.number().int().meta({
+    description:
+      "The id of the request's latest change (0 with none): a reviewer sends it back with PUT .../state, which answers 409 when the request changed since.",
+  }),
   actions: z.array(z.enum(CHANGE_REQUEST_STATES)).meta({
     description:
       "The states the caller may move this change request to now: PUT .../state accepts these (given what each needs, such as `scheduledAt`) and refuses the rest (an approval the caller has given already is accepted again without counting, and not listed). Empty when it is final or nothing is theirs to do.",

@@ -26,6 +26,7 @@ import * as featureSearchStamps from "./2026-11-28T12-00-feature-search-stamps.t
 import * as featureTagKeys from "./2026-11-28T20-00-feature-tag-keys.ts";
 import * as featureSearchTermsGeneration from "./2026-11-29T04-00-feature-search-terms-generation.ts";
 import * as featureSearchAnswersGeneration from "./2026-11-29T18-00-feature-search-answers-generation.ts";
+import * as identityHardening from "./2026-12-01T13-00-identity-hardening.ts";
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T20-00-feature-tag-keys": featureTagKeys,
   "2026-11-29T04-00-feature-search-terms-generation": featureSearchTermsGeneration,
   "2026-11-29T18-00-feature-search-answers-generation": featureSearchAnswersGeneration,
+  "2026-12-01T13-00-identity-hardening": identityHardening,
 };

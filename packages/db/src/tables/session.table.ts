@@ -10,4 +10,6 @@ export interface SessionTable {
   expires_at: Date;
   user_agent: string | null;
   ip: string | null;
+  /** Started with the default admin password: good for changing it and nothing else (docs/auth.md#passwords). */
+  password_change_required: Generated<boolean>;
 }

@@ -61,9 +61,16 @@ export async function createApiToken(
     const scoped = input.type === "client" || input.type === "frontend";
     const projects = !scoped ? ["*"] : input.projects?.length ? input.projects : ["*"];
     const environment = !scoped ? "*" : (input.environment ?? "development");
+    if (scoped && environment === "*") {
+      // An SDK is served one environment; Unleash refuses these with the same words.
+      const kind = input.type === "client" ? "Client" : "Frontend";
+      throw new ValidationError(`${kind} token cannot be scoped to all environments`, [
+        { path: "environment", message: "name one environment" },
+      ]);
+    }
     if (scoped) {
       const known = await trx.selectFrom("environments").select("name").where("name", "=", environment).executeTakeFirst();
-      if (!known && environment !== "*") {
+      if (!known) {
         throw new ValidationError(`There is no environment "${environment}".`, [{ path: "environment", message: "unknown environment" }]);
       }
     }
@@ -91,11 +98,15 @@ export async function createApiToken(
 export async function createPersonalToken(
   db: Kysely<Database>,
   by: Principal,
-  input: { description: string; expiresAt: Date | null },
+  input: { description: string; expiresAt: Date },
 ): Promise<ApiToken & { secret: string }> {
   const owner = tokenOwner(by, "create one");
+  // A token cannot mint the next one, so a stolen token ends when it expires or is revoked.
+  if (by.kind === "user" && by.via !== "session") {
+    throw new NoAccessError("Log in to create a personal access token: a personal access token cannot create another.");
+  }
   return inTransaction(db, async (trx) => {
-    if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
+    if (input.expiresAt.getTime() <= Date.now()) {
       throw new ValidationError("expiresAt must be in the future.", [{ path: "expiresAt", message: "must be in the future" }]);
     }
     const secret = `user:${newSecret()}`;
@@ -212,6 +223,7 @@ export async function lookUpTokenPrincipal(db: Kysely<Database>, rawToken: strin
         username: row.username ?? row.email ?? `user-${row.userId}`,
         rootRole: row.rootRole as RootRoleId,
         via: "personal-token",
+        tokenId: row.id,
         projectRoles: await projectRolesOfUser(db, row.userId),
       });
   }

@@ -9,7 +9,10 @@ export interface LoginLimits {
   streakBeforeDelay: number;
   /** Longest delay, in seconds. */
   maxDelaySeconds: number;
-  /** Failures one account may have in an hour, from all addresses. */
+  /**
+   * Failures of one account in an hour, from all addresses, past which an address that has itself
+   * failed for it that hour is refused; an address that has not is never refused by this limit.
+   */
   perAccountPerHour: number;
 }
 
@@ -25,7 +28,9 @@ interface Standing {
   address_count: number;
   address_retry: number | null;
   account_count: number;
-  account_retry: number | null;
+  /** This address's own failures for the account in the hour, and when the newest leaves it. */
+  own_count: number;
+  own_retry: number | null;
   streak_retry: number | null;
 }
 
@@ -37,14 +42,17 @@ async function standing(db: Kysely<Database>, account: string, ip: string, limit
       select failed_at from login_failures
       where ip = ${ip} and failed_at > now() - interval '1 minute' and id <= ${upTo}
     ), by_account as (
-      select failed_at from login_failures
+      select id, failed_at, ip from login_failures
       where account = ${account} and failed_at > now() - interval '1 hour' and id <= ${upTo}
+    ), own as (
+      select failed_at from by_account where ip = ${ip} and id < ${upTo}
     )
     select
       (select count(*) from by_address)::int as address_count,
       (select extract(epoch from min(failed_at) + interval '1 minute' - now()) from by_address)::float8 as address_retry,
       (select count(*) from by_account)::int as account_count,
-      (select extract(epoch from min(failed_at) + interval '1 hour' - now()) from by_account)::float8 as account_retry,
+      (select count(*) from own)::int as own_count,
+      (select extract(epoch from max(failed_at) + interval '1 hour' - now()) from own)::float8 as own_retry,
       (select extract(epoch from last_failed_at
                  + make_interval(secs => least(power(2, failures - ${limits.streakBeforeDelay}), ${limits.maxDelaySeconds}))
                  - now())
@@ -60,8 +68,9 @@ function refuse(s: Standing, limits: LoginLimits, reserved: boolean): void {
   if (s.address_count + slack > limits.perAddressPerMinute) {
     throw new TooManyRequests("Too many failed logins from your address; try again later.", s.address_retry ?? 60);
   }
-  if (s.account_count + slack > limits.perAccountPerHour) {
-    throw new TooManyRequests("Too many failed logins for this account; try again later.", s.account_retry ?? 3600);
+  // Whoever keeps an account over its limit cannot lock out its owner on another address.
+  if (s.account_count + slack > limits.perAccountPerHour && s.own_count > 0) {
+    throw new TooManyRequests("Too many failed logins for this account from your address; try again later.", s.own_retry ?? 3600);
   }
   if (s.streak_retry !== null && s.streak_retry > 0) {
     throw new TooManyRequests("Too many failed logins in a row; wait before trying again.", s.streak_retry);

@@ -14,6 +14,9 @@ export interface LoginAttempt {
   userAgent: string | null;
 }
 
+/** ADMIN_PASSWORD's default, known to everyone who read the README (Unleash's own). */
+export const DEFAULT_ADMIN_PASSWORD = "unleash4all";
+
 export interface LoginPolicy {
   sessions: SessionPolicy;
   limits: LoginLimits;
@@ -31,19 +34,26 @@ export async function login(
   hasher: PasswordHasher,
   policy: LoginPolicy,
   attempt: LoginAttempt,
-): Promise<{ user: User; sessionId: string }> {
+): Promise<{ user: User; sessionId: string; passwordChangeRequired: boolean }> {
   // Refused before anything is counted or compared: the message is Unleash's.
   if (policy.passwordLogin === false) throw new DisabledError("Logging in with username/password has been disabled.");
   // Counted per spelling-insensitive name so that "Admin" and "admin" share one budget.
   const account = attempt.username.trim().toLowerCase();
   const ticket = await admitLoginAttempt(db, account, attempt.ip, policy.limits);
 
-  // An exact username wins over an e-mail that happens to equal it.
+  // Usernames, as e-mails, are unique whatever their case; a username wins over an e-mail that equals it.
   const row = await db
     .selectFrom("users")
     .selectAll()
-    .where((eb) => eb.or([eb("username", "=", attempt.username), eb(eb.fn("lower", ["email"]), "=", account)]))
-    .orderBy((eb) => eb.case().when("username", "=", attempt.username).then(0).else(1).end())
+    .where((eb) => eb.or([eb(eb.fn("lower", ["username"]), "=", account), eb(eb.fn("lower", ["email"]), "=", account)]))
+    .orderBy((eb) =>
+      eb
+        .case()
+        .when(eb.fn("lower", ["username"]), "=", account)
+        .then(0)
+        .else(1)
+        .end(),
+    )
     .limit(1)
     .executeTakeFirst();
   const hash = row?.password_hash ?? (await hasher.dummyHash());
@@ -72,13 +82,19 @@ export async function login(
       .where("id", "=", row.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const sessionId = await createSession(trx, row.id, { ip: attempt.ip, userAgent: attempt.userAgent }, policy.sessions);
+    const passwordChangeRequired = attempt.password === DEFAULT_ADMIN_PASSWORD;
+    const sessionId = await createSession(
+      trx,
+      row.id,
+      { ip: attempt.ip, userAgent: attempt.userAgent, passwordChangeRequired },
+      policy.sessions,
+    );
     const user = { ...toUser(updated), seenAt: previous.seen_at };
     await appendEvent(
       trx,
       { kind: "user", userId: user.id, username: user.username ?? user.email ?? "", rootRole: user.rootRole, via: "session" },
       { type: "user-logged-in", data: { id: user.id, username: user.username, ip: attempt.ip } },
     );
-    return { user, sessionId };
+    return { user, sessionId, passwordChangeRequired };
   });
 }

@@ -20,6 +20,10 @@ export type Principal =
       rootRole: RootRoleId;
       via: "session" | "personal-token";
       sessionId?: string;
+      /** A session started with the default admin password: it may only change it. */
+      passwordChangeRequired?: true;
+      /** The personal access token it came with, when it did. */
+      tokenId?: number;
       /** The user's project roles when the credential was looked up; undefined (as for a login's own record) means none. */
       projectRoles?: ProjectRoles;
     }

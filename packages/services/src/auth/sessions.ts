@@ -23,7 +23,7 @@ const TOUCH_AFTER_MS = 60_000;
 export async function createSession(
   trx: Transaction<Database>,
   userId: number,
-  client: { ip: string; userAgent: string | null },
+  client: { ip: string; userAgent: string | null; passwordChangeRequired?: boolean },
   policy: SessionPolicy,
 ): Promise<string> {
   const id = randomBytes(32).toString("base64url");
@@ -36,6 +36,7 @@ export async function createSession(
       expires_at: sql<Date>`now() + make_interval(secs => ${policy.absoluteMs / 1000})`,
       user_agent: client.userAgent?.slice(0, 512) ?? null,
       ip: client.ip,
+      password_change_required: client.passwordChangeRequired ?? false,
     })
     .execute();
   await trx
@@ -69,6 +70,7 @@ export async function lookUpSessionPrincipal(
       "users.username",
       "users.email",
       "users.root_role as rootRole",
+      "sessions.password_change_required as passwordChangeRequired",
       sql<boolean>`sessions.last_seen_at < now() - make_interval(secs => ${TOUCH_AFTER_MS / 1000})`.as("stale"),
       sql<number>`(extract(epoch from least(sessions.expires_at, sessions.last_seen_at + make_interval(secs => ${idleSeconds})) - now()) * 1000)::float8`.as(
         "expiresInMs",
@@ -92,6 +94,7 @@ export async function lookUpSessionPrincipal(
       rootRole: row.rootRole as RootRoleId,
       via: "session",
       sessionId: row.sessionId,
+      ...(row.passwordChangeRequired ? { passwordChangeRequired: true as const } : {}),
       projectRoles: await projectRolesOfUser(db, row.userId),
     },
     tags: [userTag(row.userId)],

@@ -29,6 +29,8 @@ export interface ChangeRequestView {
   createdBy: Actor;
   createdAt: Date;
   state: ChangeRequestState;
+  /** What a reviewer read: the id of its latest change (0 with none); a move naming an older one is refused. */
+  version: number;
   schedule?: { scheduledAt: Date; status: "pending" | "failed" | "suspended"; reason?: string };
   /** The states the reader may move it to now and that would change it: what the console offers; a move to any other is refused, but for a repeated approval. */
   actions: ChangeRequestState[];
@@ -117,6 +119,8 @@ export async function loadChangeRequests(db: Kysely<Database>, ids: number[], re
       });
     }
     const mine = reviews.filter((v) => v.change_request_id === r.id);
+    let version = 0;
+    for (const c of changes) if (c.change_request_id === r.id && c.id > version) version = c.id;
     const view: ChangeRequestView = {
       id: r.id,
       ...(r.title ? { title: r.title } : {}),
@@ -135,6 +139,7 @@ export async function loadChangeRequests(db: Kysely<Database>, ids: number[], re
       createdBy: actor(r.created_by_user_id),
       createdAt: r.created_at,
       state: r.state as ChangeRequestState,
+      version,
       // An approval the reader has given already would change nothing (a second one is accepted
       // and not counted), so it is not offered again.
       actions: allowedMoves(reader, {

@@ -1,7 +1,7 @@
 import type { Database } from "@vexil/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { Principal } from "../auth/principal.ts";
-import { ValidationError } from "../errors/domain-error.ts";
+import { ConflictError, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { moveRefusal } from "./allowed-moves.ts";
 import { applyChangeRequest } from "./apply-change-request.ts";
@@ -14,6 +14,8 @@ export interface StateChange {
   state: ChangeRequestState;
   comment?: string | undefined;
   scheduledAt?: Date | undefined;
+  /** The `version` the caller read; when given, the move is refused if the request has changed since. */
+  version?: number | undefined;
 }
 
 /**
@@ -42,6 +44,16 @@ async function storeMove(trx: Transaction<Database>, by: Principal, projectId: s
     change.state,
   );
   if (refusal) throw refusal;
+  if (change.version !== undefined) {
+    // Under the row lock a change being added waits, so the version read here is the one approved.
+    const latest = await trx
+      .selectFrom("change_request_changes")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .where("change_request_id", "=", id)
+      .executeTakeFirst();
+    if (Number(latest?.id ?? 0) !== change.version)
+      throw new ConflictError("The change request changed since you read it; read it again and review its changes.");
+  }
   let next: ChangeRequestState = change.state;
   const updates: Partial<{ scheduled_at: Date | null; schedule_status: string | null; schedule_reason: string | null }> = {};
 

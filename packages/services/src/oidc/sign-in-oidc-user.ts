@@ -57,7 +57,11 @@ async function createdUser(trx: Transaction<Database>, identity: OidcIdentity, r
       .executeTakeFirst());
   const usernameTaken =
     identity.preferredUsername !== null &&
-    !!(await trx.selectFrom("users").select("id").where("username", "=", identity.preferredUsername).executeTakeFirst());
+    !!(await trx
+      .selectFrom("users")
+      .select("id")
+      .where((eb) => eb(eb.fn("lower", ["username"]), "=", (identity.preferredUsername as string).toLowerCase()))
+      .executeTakeFirst());
   const email = emailTaken ? null : identity.email;
   let username = usernameTaken ? null : identity.preferredUsername;
   // A user needs a username or an e-mail; the subject is unique at its provider.

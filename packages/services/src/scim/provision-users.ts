@@ -6,7 +6,7 @@ import type { Principal } from "../auth/principal.ts";
 import { NameExistsError, NotFoundError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
-import { isUniqueViolation } from "../users/unique-violation.ts";
+import { isUniqueViolation, USERNAME_INDEXES } from "../users/unique-violation.ts";
 import { toUser, userEventData } from "../users/user.ts";
 import { parseScimFilter, scimPage } from "./scim-filter.ts";
 import { parsePatchOperations } from "./scim-patch-operations.ts";
@@ -60,16 +60,14 @@ async function uniquely<T>(state: () => ScimUserState | undefined, write: () => 
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error, "users_username_key")) throw new NameExistsError(`The userName "${state()?.userName}" is taken.`);
+    if (USERNAME_INDEXES.some((index) => isUniqueViolation(error, index)))
+      throw new NameExistsError(`The userName "${state()?.userName}" is taken.`);
     if (isUniqueViolation(error, "users_email_lower_idx")) throw new NameExistsError(`The e-mail "${state()?.email}" is taken.`);
     throw error;
   }
 }
 
-/**
- * SCIM's userName is case-insensitive (RFC 7643 §4.1.1), so `Dana` and `dana` are one name to a
- * provider; the column's own constraint is exact, and so is a login.
- */
+/** SCIM's userName is case-insensitive (RFC 7643 §4.1.1), as every username is here: `Dana` and `dana` are one name. */
 async function assertUserNameFree(trx: Transaction<Database>, userName: string, self: number | null): Promise<void> {
   let query = trx
     .selectFrom("users")

@@ -7,7 +7,7 @@ import { NameExistsError, ValidationError } from "../errors/domain-error.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 import { checkPasswordPolicy } from "./password-policy.ts";
-import { isUniqueViolation } from "./unique-violation.ts";
+import { isUniqueViolation, USERNAME_INDEXES } from "./unique-violation.ts";
 import { toUser, type User, userEventData } from "./user.ts";
 
 export interface NewUser {
@@ -47,7 +47,8 @@ export async function createUser(db: Kysely<Database>, hasher: PasswordHasher, b
       return user;
     });
   } catch (error) {
-    if (isUniqueViolation(error, "users_username_key")) throw new NameExistsError(`The username "${input.username}" is taken.`);
+    if (USERNAME_INDEXES.some((index) => isUniqueViolation(error, index)))
+      throw new NameExistsError(`The username "${input.username}" is taken.`);
     if (isUniqueViolation(error, "users_email_lower_idx")) throw new NameExistsError(`The e-mail "${input.email}" is taken.`);
     throw error;
   }
