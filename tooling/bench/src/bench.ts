@@ -21,6 +21,7 @@ import { type FrontendResult, runFrontendPollsScenario, runFrontendScenario } fr
 import { type LoadSpec, runLoad } from "./load.ts";
 import { startLoginStorm } from "./login-storm.ts";
 import { runMemoryScenario } from "./memory-scenario.ts";
+import { runMixedScenario } from "./mixed-scenario.ts";
 import { addPeerFeatures, type Peer, peerServes, rerunOnPeerNode, startPeer } from "./peer.ts";
 import { cpuSeconds, postgresCpu, postgresCpuSecondsSince, startTarget, stopTarget, type Target, withPeakRss } from "./processes.ts";
 import { serverStartArgs } from "./server-start-args.ts";
@@ -299,7 +300,7 @@ async function main(): Promise<void> {
       );
     let server = await startServer(!onCopy);
     targets.push(server);
-    if (settings.peer && (settings.only === undefined || settings.only === "frontend")) {
+    if (settings.peer && (settings.only === undefined || settings.only === "frontend" || settings.only === "mixed")) {
       peer = await startPeer(settings.postgresUrl, `${databaseName}_unleash`);
       log(
         `peer baseline: ${peer.target.name} on Node ${process.version} at ${peer.target.base}, started in ${peer.startSeconds.toFixed(1)} s`,
@@ -751,6 +752,40 @@ async function main(): Promise<void> {
       return lines;
     };
 
+    if (settings.only === "mixed") {
+      const step = settings.featureSteps[0] as number;
+      await addFeatures(client, 1, step);
+      await seedSearchFlags(client, settings.searchFeatures);
+      log(`mixed: ${step} features in "${PROJECT}", ${settings.searchFeatures} flags in "${SEARCH_PROJECT}"`);
+      const second = await startTarget("server B", serverStartArgs(SERVER_DIR), { cwd: SERVER_DIR, env: serverEnv, readyPath: "/ready" });
+      targets.push(second);
+      const metricsToken = await api(server.base, "POST", "/api/admin/api-tokens", admin, {
+        tokenName: "bench-metrics",
+        type: "client",
+        projects: ["default"],
+        environment: "development",
+      });
+      const { query, filter } = searchSpecs(settings.searchFeatures, admin, settings.searchConnections);
+      const newest = `/api/admin/search/features?project=IS:${SEARCH_PROJECT}&sortBy=createdAt&sortOrder=desc`;
+      const shapes = [query.path, filter.path, () => newest];
+      const lines = await runMixedScenario({
+        servers: [server, second],
+        ...(peer ? { peer: { target: peer.target, admin: peer.admin, client: peer.client } } : {}),
+        db: client,
+        database: databaseName,
+        admin,
+        metricsClient: { authorization: metricsToken.json.secret as string },
+        poll: clientSpec(),
+        search: { ...query, path: () => (shapes[Math.floor(Math.random() * shapes.length)] as () => string)() },
+        flags: settings.searchFeatures,
+        seconds: settings.durationS,
+        log,
+      });
+      console.log(`\n${lines.join("\n")}`);
+      for (const line of warningLines()) console.log(line);
+      log(`done; load average ${load()}`);
+      return;
+    }
     if (settings.only === "search") {
       const step = settings.featureSteps[0] as number;
       await addFeatures(client, 1, step);

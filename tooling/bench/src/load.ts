@@ -18,6 +18,8 @@ export interface LoadSpec {
    * or not the earlier ones were answered (runOpenLoad). `connections` is then the most in flight.
    */
   arrivals?: number;
+  /** Each request's own method, path and body instead of `method`, `path` and `body`: a mix of writes. */
+  next?: () => { method: "GET" | "POST" | "PATCH" | "PUT"; path: string; body?: string };
 }
 
 export interface LoadStats {
@@ -49,7 +51,8 @@ export async function runLoad(base: string, spec: LoadSpec, seconds: number): Pr
             method: spec.method,
             headers,
             ...(spec.body === undefined ? {} : { body: spec.body }),
-            setupRequest: (req) => ({ ...req, path: spec.path() }),
+            // Fresh headers for each of a mix: autocannon keeps the last body's Content-Length in the ones it is given.
+            setupRequest: (req) => ({ ...req, ...(spec.next ? { headers: { ...spec.headers }, ...spec.next() } : { path: spec.path() }) }),
           },
         ],
       },
@@ -93,7 +96,9 @@ async function runOpenLoad(base: string, spec: LoadSpec, arrivals: number, secon
         if (!ok) failures++;
         resolve();
       };
-      const req = request({ hostname, port, path: spec.path(), method: spec.method, headers: spec.headers, agent }, (res) => {
+      const { method, path, body } = spec.next?.() ?? { method: spec.method, path: spec.path(), body: spec.body };
+      const headers = body === undefined ? spec.headers : { ...spec.headers, "content-type": "application/json" };
+      const req = request({ hostname, port, path, method, headers, agent }, (res) => {
         res.resume();
         const status = res.statusCode ?? 0;
         const ok = spec.expectStatus === undefined ? status >= 200 && status < 300 : status === spec.expectStatus;
@@ -101,7 +106,7 @@ async function runOpenLoad(base: string, spec: LoadSpec, arrivals: number, secon
         res.once("error", () => done("error", false));
       });
       req.once("error", () => done("error", false));
-      req.end(spec.body);
+      req.end(body);
     });
   const start = performance.now();
   const end = start + seconds * 1000;

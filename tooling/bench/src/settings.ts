@@ -73,7 +73,8 @@ export interface BenchSettings {
    * One scenario alone, for a quick look: "frontend" (about a minute), "polls" (of the frontend
    * scenario, only its repeated polls and OFREP's single flag), "streams" (at the first feature
    * count), "search" (search, and the client API with archived flags, at the first feature
-   * count), "memory" (the embedded server's resident memory, idle and under load; no Postgres)
+   * count), "mixed" (searches at BENCH_SEARCH_FEATURES flags while two instances take writes, SDK
+   * polls and metrics; then admin writes through one instance, two, and Unleash with BENCH_PEER=1), "memory" (the embedded server's resident memory, idle and under load; no Postgres)
    * or "evaluator" (the two frontend evaluators in process, no server); unset runs everything
    * but "evaluator".
    */
@@ -85,14 +86,14 @@ export interface BenchSettings {
   peer: boolean;
 }
 
-type Only = "frontend" | "polls" | "streams" | "search" | "memory" | "evaluator";
-const ONLY: readonly string[] = ["frontend", "polls", "streams", "search", "memory", "evaluator"];
+type Only = "frontend" | "polls" | "streams" | "search" | "mixed" | "memory" | "evaluator";
+const ONLY: readonly string[] = ["frontend", "polls", "streams", "search", "mixed", "memory", "evaluator"];
 
 function onlyScenario(raw: string | undefined): Only | undefined {
   if (!raw) return undefined;
   if (!ONLY.includes(raw))
     throw new Error(
-      `BENCH_ONLY must be "frontend", "polls", "streams", "search", "memory" or "evaluator" (or unset for every scenario), not "${raw}"`,
+      `BENCH_ONLY must be "frontend", "polls", "streams", "search", "mixed", "memory" or "evaluator" (or unset for every scenario), not "${raw}"`,
     );
   return raw as Only;
 }
@@ -106,7 +107,7 @@ export function loadBenchSettings(): BenchSettings {
   const only = onlyScenario(process.env.BENCH_ONLY);
   const beforeDir = serverFolder("BENCH_BEFORE_DIR");
   // The streaming scenario is timed on one server; there would be nothing to compare.
-  if (beforeDir && (only === "streams" || only === "search" || only === "memory" || only === "evaluator"))
+  if (beforeDir && (only === "streams" || only === "search" || only === "mixed" || only === "memory" || only === "evaluator"))
     throw new Error(`BENCH_BEFORE_DIR compares request rates of both servers: it does not apply to BENCH_ONLY=${only}`);
   const featureSteps = list("BENCH_FEATURES", [100, 10_000, 100_000]).sort((a, b) => a - b);
   return {

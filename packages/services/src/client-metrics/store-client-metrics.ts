@@ -1,5 +1,6 @@
 import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
+import { inRetriedTransaction } from "../transactions/in-transaction.ts";
 import { recordStagesSeen } from "../feature-lifecycle/record-stages-seen.ts";
 import { recordUnknownFlags } from "../usage/record-unknown-flags.ts";
 import type { MetricCounts } from "./client-metrics-buffer.ts";
@@ -10,22 +11,24 @@ const CHUNK = 500;
 /**
  * Adds drained counts to the stored sums, stamps when each flag was last seen and moves it into the
  * lifecycle stages that implies, in one transaction; counts of unknown features are dropped, their
- * names recorded as unknown flags (docs/usage.md#unknown-flags). Every
- * statement writes its rows in key order, so that two instances flushing at once cannot deadlock.
+ * names recorded as unknown flags (docs/usage.md#unknown-flags). The reported flags' rows are
+ * locked first, in name order, as every writer of a flag locks its row before writing anything of
+ * it: a flush that wrote a flag's rows (or what triggers write for them) before waiting for its row
+ * would deadlock with a toggle or a tag change of that flag. Every statement after writes its rows
+ * in key order. A deadlock lost all the same is retried: the flush only adds what it drained.
  */
 export async function storeClientMetrics(db: Kysely<Database>, counts: MetricCounts[]): Promise<number> {
   if (counts.length === 0) return 0;
-  return db.transaction().execute(async (trx) => {
-    const names = [...new Set(counts.map((c) => c.featureName))];
-    const known = new Set<string>();
-    for (let i = 0; i < names.length; i += CHUNK) {
-      const rows = await trx
-        .selectFrom("features")
-        .select("name")
-        .where("name", "in", names.slice(i, i + CHUNK))
-        .execute();
-      for (const row of rows) known.add(row.name);
-    }
+  return inRetriedTransaction(db, async (trx) => {
+    // One statement, so that the rows are locked in the database's order of names, as other writers lock them.
+    const rows = await trx
+      .selectFrom("features")
+      .select("name")
+      .where((eb) => eb("name", "=", eb.fn.any(eb.val([...new Set(counts.map((c) => c.featureName))]))))
+      .orderBy("name")
+      .forNoKeyUpdate()
+      .execute();
+    const known = new Set(rows.map((row) => row.name));
     const kept = counts.filter((c) => known.has(c.featureName)).sort(byKey);
     for (let i = 0; i < kept.length; i += CHUNK) {
       const chunk = kept.slice(i, i + CHUNK);

@@ -10,8 +10,8 @@ export interface LastSeen extends FlagSeen {
 /**
  * Moves `last_seen_at` of each flag, and of each flag in each environment that exists, forward to
  * when it was last seen; never back, so a flush that carries older reports (another instance's, a
- * retried one) changes nothing. One statement per table for the whole flush; rows are locked in key
- * order, so two instances flushing at once queue instead of deadlocking. Unknown flags are skipped.
+ * retried one) changes nothing. One statement per table for the whole flush; the caller holds the
+ * flags' rows already (storeClientMetrics locks them first, in name order). Unknown flags are skipped.
  */
 export async function storeLastSeen(trx: Transaction<Database>, seen: readonly LastSeen[]): Promise<void> {
   if (seen.length === 0) return;
@@ -28,15 +28,6 @@ export async function storeLastSeen(trx: Transaction<Database>, seen: readonly L
     .set({ last_seen_at: seenAt })
     .whereRef("features.name", "=", "seen.feature")
     .where((eb) => eb.or([eb("features.last_seen_at", "is", null), eb("features.last_seen_at", "<", seenAt)]))
-    // The rows are locked first, in name order; the update then takes no lock of its own.
-    .where("features.name", "in", (eb) =>
-      eb
-        .selectFrom("features as locked")
-        .innerJoin(flags, "seen.feature", "locked.name")
-        .select("locked.name")
-        .orderBy("locked.name")
-        .forNoKeyUpdate("locked"),
-    )
     .execute();
 
   const perEnvironment = textRows("seen", {

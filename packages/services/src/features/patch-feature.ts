@@ -2,7 +2,7 @@ import type { Database } from "@vexil/db";
 import type { Kysely } from "kysely";
 import type { Principal } from "../auth/principal.ts";
 import { ValidationError, type ValidationDetail } from "../errors/domain-error.ts";
-import { inTransaction } from "../transactions/in-transaction.ts";
+import { inRetriedTransaction } from "../transactions/in-transaction.ts";
 import { applyJsonPatch, type JsonPatchOperation } from "./apply-json-patch.ts";
 import { changeFeatureMetadata } from "./change-feature-metadata.ts";
 import { type Feature, featureFromRow } from "./feature.ts";
@@ -68,7 +68,7 @@ export async function patchFeature(
   operations: JsonPatchOperation[],
 ): Promise<Feature> {
   assertPatchable(operations);
-  return inTransaction(db, async (trx) => {
+  return inRetriedTransaction(db, async (trx) => {
     const row = await lockFeatureOfProject(trx, path);
     const patched = applyJsonPatch(JSON.parse(JSON.stringify(featureFromRow(row))), operations);
     return changeFeatureMetadata(trx, by, row, patchedChanges(patched));

@@ -5,7 +5,7 @@ import { ConflictError, ValidationError } from "../errors/domain-error.ts";
 import { parseInput } from "../errors/parse-input.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { requireProject } from "../projects/require-project.ts";
-import { inTransaction } from "../transactions/in-transaction.ts";
+import { inRetriedTransaction } from "../transactions/in-transaction.ts";
 import { featureNotFound, featureTagsOf } from "./feature-tags.ts";
 import { distinctTags, type FeatureTag, projectTagChangesSchema, type Tag, tagChangesSchema, tagInputSchema } from "./tag.ts";
 import { ensureTags } from "./write-tag.ts";
@@ -96,7 +96,7 @@ export async function changeFeatureTags(
 /** POST /features/{featureName}/tags: tags a flag, making the tag if it is new; tagging it again changes nothing. */
 export async function addFeatureTag(db: Kysely<Database>, by: Principal | null, featureName: string, input: unknown): Promise<Tag> {
   const { type, value } = parseInput(tagInputSchema, input, "", "The tag");
-  return inTransaction(db, async (trx) => {
+  return inRetriedTransaction(db, async (trx) => {
     const feature = await lockFeature(trx, featureName);
     await changeFeatureTags(trx, by, [feature], [{ type, value }], [], () => "type");
     return { type, value };
@@ -111,7 +111,7 @@ export async function updateFeatureTags(
   input: unknown,
 ): Promise<FeatureTag[]> {
   const { addedTags, removedTags } = parseInput(tagChangesSchema, input, "", "The tag changes");
-  return inTransaction(db, async (trx) => {
+  return inRetriedTransaction(db, async (trx) => {
     const feature = await lockFeature(trx, featureName);
     await changeFeatureTags(trx, by, [feature], addedTags, removedTags, (i) => `addedTags.${i}.type`);
     return featureTagsOf(trx, featureName);
@@ -120,7 +120,7 @@ export async function updateFeatureTags(
 
 /** DELETE /features/{featureName}/tags/{type}/{value}: a tag the flag does not carry is no error (as in Unleash). */
 export async function removeFeatureTag(db: Kysely<Database>, by: Principal | null, featureName: string, tag: Tag): Promise<void> {
-  return inTransaction(db, async (trx) => {
+  return inRetriedTransaction(db, async (trx) => {
     const feature = await lockFeature(trx, featureName);
     await changeFeatureTags(trx, by, [feature], [], [tag], () => "type");
   });
@@ -137,7 +137,7 @@ export async function updateProjectFeatureTags(
   input: unknown,
 ): Promise<void> {
   const { features, tags } = parseInput(projectTagChangesSchema, input, "", "The tag changes");
-  return inTransaction(db, async (trx) => {
+  return inRetriedTransaction(db, async (trx) => {
     await requireProject(trx, projectId);
     const names = [...new Set(features)].sort();
     const found = await lockFeatures(trx, names);
