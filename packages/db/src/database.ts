@@ -13,10 +13,6 @@ import type { GroupTable, GroupUserTable } from "./tables/group.table.ts";
 import type {
   FeatureEnvironmentTable,
   FeatureLifecycleTable,
-  FeatureSearchEpochTable,
-  FeatureSearchStampTable,
-  FeatureSearchTermsGenerationTable,
-  FeatureSearchAnswersGenerationTable,
   FeatureTable,
   FeatureTypeTable,
 } from "./tables/feature.table.ts";
@@ -47,10 +43,6 @@ export interface Database {
   project_environments: ProjectEnvironmentTable;
   events: EventTable;
   features: FeatureTable;
-  feature_search_epoch: FeatureSearchEpochTable;
-  feature_search_stamps: FeatureSearchStampTable;
-  feature_search_terms_generation: FeatureSearchTermsGenerationTable;
-  feature_search_answers_generation: FeatureSearchAnswersGenerationTable;
   feature_environments: FeatureEnvironmentTable;
   banners: BannerTable;
   users: UserTable;

@@ -10,7 +10,6 @@ export { executePrepared, preparedQuery } from "./prepared-query.ts";
 export { batchedLookUp } from "./batched-look-up.ts";
 export { textRows } from "./text-rows.ts";
 export { analyzeTables } from "./analyze-tables.ts";
-export { flushSearchPendingLists } from "./flush-search-pending-lists.ts";
 export { exportDatabase } from "./transfer/export-database.ts";
 export { importDatabase } from "./transfer/import-database.ts";
 export { readDocument, type TransferDocument } from "./transfer/transfer-document.ts";
