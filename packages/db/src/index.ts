@@ -6,7 +6,7 @@ export { isDatabaseUnavailable, isStatementTimeout } from "./database-unavailabl
 export { AUTH_CHANGES_CHANNEL, tokenTag, userTag } from "./auth-changes.ts";
 export { type AuthCache, createAuthCache } from "./auth-cache.ts";
 export type { CredentialLookup } from "./credential-cache.ts";
-export { executePrepared, preparedQuery } from "./prepared-query.ts";
+export { preparedQuery } from "./prepared-query.ts";
 export { batchedLookUp } from "./batched-look-up.ts";
 export { textRows } from "./text-rows.ts";
 export { analyzeTables } from "./analyze-tables.ts";
