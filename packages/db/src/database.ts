@@ -10,12 +10,7 @@ import type {
 import type { EnvironmentTable } from "./tables/environment.table.ts";
 import type { EventTable } from "./tables/event.table.ts";
 import type { GroupTable, GroupUserTable } from "./tables/group.table.ts";
-import type {
-  FeatureEnvironmentTable,
-  FeatureLifecycleTable,
-  FeatureTable,
-  FeatureTypeTable,
-} from "./tables/feature.table.ts";
+import type { FeatureEnvironmentTable, FeatureLifecycleTable, FeatureTable, FeatureTypeTable } from "./tables/feature.table.ts";
 import type { FeatureTagTable, TagTable, TagTypeTable } from "./tables/tag.table.ts";
 import type { ContextFieldTable } from "./tables/context-field.table.ts";
 import type { LoginFailureTable, LoginStreakTable } from "./tables/login-failure.table.ts";

@@ -155,7 +155,10 @@ if (testDb.databaseUrl) {
     const instances = [connectDatabase({ databaseUrl, poolSize: 1 }), connectDatabase({ databaseUrl, poolSize: 1 })];
     try {
       await raceThrough("client_metrics", () => [
-        storeClientMetrics(instances[0]!.kysely, [...drained("development", report(flags), "same"), ...drained("production", report(flags), "same")]),
+        storeClientMetrics(instances[0]!.kysely, [
+          ...drained("development", report(flags), "same"),
+          ...drained("production", report(flags), "same"),
+        ]),
         storeClientMetrics(instances[1]!.kysely, [
           ...drained("production", report(reversed), "same"),
           ...drained("development", report(reversed), "same"),

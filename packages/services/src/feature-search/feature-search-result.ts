@@ -96,7 +96,13 @@ function resultOf(row: FeatureRow, part: ResultParts): FeatureSearchResult {
     tags: part.tags,
     // JSON built by Postgres carries the stage's time as text.
     ...(lifecycle
-      ? { lifecycle: { stage: lifecycle.stage, ...(lifecycle.status ? { status: lifecycle.status } : {}), enteredStageAt: new Date(lifecycle.entered_at) } }
+      ? {
+          lifecycle: {
+            stage: lifecycle.stage,
+            ...(lifecycle.status ? { status: lifecycle.status } : {}),
+            enteredStageAt: new Date(lifecycle.entered_at),
+          },
+        }
       : {}),
   };
 }

@@ -32,7 +32,8 @@ const FEATURE_COLUMNS = [
  * One row per flag of the page, each with the total; one row with the total alone when the page is
  * empty. The tests EXPLAIN this very statement.
  */
-export function featureSearchStatement(db: Kysely<Database>, q: NonNullable<FeatureSearchQuery>) {
+export function featureSearchStatement(db: Kysely<Database>, query: FeatureSearchQuery) {
+  const q = query ?? {};
   const order = featureSearchOrder(q);
   const sort = q.sortBy;
   return (
@@ -81,7 +82,7 @@ export function featureSearchStatement(db: Kysely<Database>, q: NonNullable<Feat
  * statement; then what the page's flags show besides their own columns, read over their names.
  */
 export async function searchFeatures(db: Kysely<Database>, query: FeatureSearchQuery): Promise<SearchAnswer> {
-  const rows = await featureSearchStatement(db, query ?? {}).execute();
+  const rows = await featureSearchStatement(db, query).execute();
   const page = rows.filter((row): row is (typeof rows)[number] & FeatureRow => row.name !== null);
   return { features: await searchResultsFor(db, page), total: Number(rows[0]?.total ?? 0) };
 }
