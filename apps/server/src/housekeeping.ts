@@ -37,11 +37,6 @@ export function startHousekeeping(db: Kysely<Database>, log: Logger, policy: Hou
       log.info(auth.value, "expired auth records deleted");
     if (staleness.status === "fulfilled" && staleness.value.on.length + staleness.value.off.length > 0) {
       log.info(staleness.value, "potentially stale flags reassessed");
-      if (staleness.value.flushFailed)
-        log.warn(
-          { reason: staleness.value.flushFailed },
-          "the search indexes' pending lists were left to VACUUM (docs/search.md#pending-list)",
-        );
       if (staleness.value.statisticsFailed)
         log.warn(
           { reason: staleness.value.statisticsFailed },

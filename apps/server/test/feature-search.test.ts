@@ -1,5 +1,5 @@
 import type { Database } from "@vexil/db";
-import { featureSearchQuerySchema, featureSearchResultStatements, featureSearchStatements, searchFeatures } from "@vexil/services";
+import { featureSearchQuerySchema, featureSearchResultStatements, featureSearchStatement, searchFeatures } from "@vexil/services";
 import { CompiledQuery, sql, type Updateable } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -178,8 +178,7 @@ test("a result has Unleash's fields: environments with their state, tags, segmen
   // Created through the API: it entered `initial` then.
   assert.is(second.lifecycle?.stage, "initial");
 
-  // Over REST a raw handler answers (docs/search.md#response): the same JSON as the procedure on
-  // /trpc, to the order of the fields, the first time and when it answers what it kept.
+  // Over REST the same JSON as the procedure on /trpc, to the order of the fields, the first time and again.
   const input = { project: `IS:${p}`, sortBy: "name" };
   const trpcPage = async () => {
     const res = await srv.call("GET", `/trpc/featureSearch.search?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: admin });
@@ -191,7 +190,7 @@ test("a result has Unleash's fields: environments with their state, tags, segmen
     const res = await srv.call("GET", `/api/admin/search/features?${new URLSearchParams(input)}`, { headers: admin, timeoutMs: 10_000 });
     assert.is(res.status, 200, JSON.stringify(res.json));
     const page = JSON.stringify(res.json);
-    // The answer's length is its bytes' (docs/search.md#response): its JSON is JSON.stringify's, as this is.
+    // The answer's length is its bytes': its JSON is JSON.stringify's, as this is.
     assert.is(Number(res.headers["content-length"]), Buffer.byteLength(page));
     return page;
   };
@@ -209,8 +208,7 @@ test("a result has Unleash's fields: environments with their state, tags, segmen
   const { name, message, details } = badTrpc.json.error.data;
   assert.equal(restError, { name, message, details });
   assert.is(await restPage(), once);
-  // A flag's own columns changed (no stamp moves for them): the next page shows them.
-  // Text of more bytes than characters: the answer is sent as bytes (docs/search.md#response).
+  // A flag's own columns changed: the next page shows them, text of more bytes than characters too.
   await set(full, { description: "Changed under it: für Überall ✓ 🚩", stale: true, last_seen_at: new Date("2026-02-03T04:05:06Z") });
   const changed = JSON.parse(await restPage()).features.find((f: { name: string }) => f.name === full);
   assert.equal(
@@ -597,8 +595,7 @@ test("offset and limit page through the flags; total counts them all; 50 by defa
   assert.equal((await page({ limit: "100" })).names.length, 100);
   assert.equal(await page({ offset: "200" }), { names: [], total: 105 }, "past the end: no flags, the total still");
   assert.equal(await page({ limit: "2", offset: "3", query: "sr-page-00" }), { names: ["sr-page-004", "sr-page-005"], total: 9 });
-  // Terms that match few flags list them, and the page counts them (docs/search.md#totals):
-  // past its end, and with nothing matching, the total is still right.
+  // Past the end of a query's matches, and with nothing matching, the total is still right.
   assert.equal(await page({ offset: "9", query: "sr-page-00" }), { names: [], total: 9 }, "past the end of listed matches");
   assert.equal(await page({ offset: "8", query: "sr-page-00" }), { names: ["sr-page-009"], total: 9 });
   assert.equal(await page({ query: "sr-page-no-such" }), { names: [], total: 0 });
@@ -674,26 +671,6 @@ const literal = (v: unknown): string =>
       : v instanceof Date
         ? `'${v.toISOString()}'`
         : `'${String(v).replaceAll("'", "''")}'`;
-
-/**
- * The plans Postgres made for a statement prepared on one connection and run `runs` times with its
- * values, the plan cache left to choose as it does for the server's connections.
- */
-async function plansChosen(compiled: { sql: string; parameters: readonly unknown[] }, runs: number) {
-  return db.connection().execute(async (c) => {
-    await c.executeQuery(CompiledQuery.raw(`prepare plans_chosen as ${compiled.sql}`));
-    try {
-      for (let i = 0; i < runs; i++)
-        await c.executeQuery(CompiledQuery.raw(`execute plans_chosen(${compiled.parameters.map(literal).join(", ")})`));
-      const res = await c.executeQuery<{ generic_plans: number; custom_plans: number }>(
-        CompiledQuery.raw("select generic_plans::int, custom_plans::int from pg_prepared_statements where name = 'plans_chosen'"),
-      );
-      return res.rows[0] ?? { generic_plans: 0, custom_plans: 0 };
-    } finally {
-      await c.executeQuery(CompiledQuery.raw("deallocate plans_chosen"));
-    }
-  });
-}
 
 /** The generic plan of a statement (made without its parameters' values), as a prepared statement may settle on it. */
 async function genericPlan(compiled: { sql: string; parameters: readonly unknown[] }): Promise<string> {
@@ -791,56 +768,17 @@ test("at 100,000 flags the common searches, and what their pages show, are read 
     // Listed terms and a tag: the terms' few flags by primary key, their tags checked on the way.
     { query: "bulk-flag-04217", tag: "INCLUDE_ANY_OF:simple:bulk-tag-3,simple:bulk-tag-4" },
   ];
-  let listed = 0;
   for (const params of searches) {
-    const query = featureSearchQuerySchema.parse(params);
-    const { page, first, total, bounded } = await featureSearchStatements(db, query);
-    // A bounded search counts in its page, and past the last page asks the same statement for its
-    // first row (docs/search.md#totals): its total never runs.
-    if (bounded) assert.is(first().compile().sql, page.compile().sql, JSON.stringify(params));
-    for (const [what, statement] of [["page", page], ...(bounded ? [] : [["total", total()] as const])] as const) {
-      const text = await plan(statement.compile());
-      assert.not.match(text, /Seq Scan on features/, `${what} of ${JSON.stringify(params)}:\n${text}`);
-    }
-    // A page of listed flags runs prepared (docs/search.md#one-query): the generic
-    // plan a connection may settle on reads indexes as well, asked for the values.
-    if (bounded) {
-      listed += 1;
-      const text = await genericPlan(page.compile());
-      assert.not.match(text, /Seq Scan on features/, `page of ${JSON.stringify(params)}, generic plan:\n${text}`);
-      if (params.tag && !params.query) {
-        // Its tags' carriers first, from the index of tag keys, then sorted: not the order's index
-        // walked over every flag (docs/search.md#tag-keys).
-        assert.match(
-          text,
-          /CTE search_carriers[\s\S]*Bitmap Index Scan on features_tag_keys_idx/,
-          `tags of ${JSON.stringify(params)}, generic plan:\n${text}`,
-        );
-        // And Postgres, left to choose, settles on that plan after its five made for the values:
-        // a search of tags is not planned again each time (docs/search.md#one-query).
-        // PGlite, whose costs differ, kept planning this page for its values (7 of 7 here).
-        if (srv.db.kind === "postgres") {
-          const chosen = await plansChosen(page.compile(), 7);
-          assert.equal(chosen, { generic_plans: 2, custom_plans: 5 }, `plans chosen for the page of ${JSON.stringify(params)}`);
-        }
-      }
-      // By primary key, or nothing when the terms found nothing.
-      else
-        assert.match(
-          text,
-          /Index Cond: .*name = ANY \(\$\d+\)|One-Time Filter: false/,
-          `page of ${JSON.stringify(params)}, generic plan:\n${text}`,
-        );
-    }
+    const text = await plan(featureSearchStatement(db, featureSearchQuerySchema.parse(params)).compile());
+    assert.not.match(text, /Seq Scan on features/, `${JSON.stringify(params)}:\n${text}`);
   }
-  assert.is(listed, 7, "the searches whose matches are listed: four queries and three of tags");
   // What a page shows besides the flags' columns, read over the page's names: for pages whose flags
   // hold no changes, as the bench's searches find (before the statistics of
   // docs/search.md#open-change-requests, a sequential scan of both change request tables).
   const large = /Seq Scan on (features|feature_environments|feature_tags|change_requests|change_request_changes)\b/;
   for (const params of [{}, { sortOrder: "desc" }]) {
-    const { page } = await featureSearchStatements(db, featureSearchQuerySchema.parse(params));
-    const pageNames = (await page.execute()).map((r) => r.name);
+    const rows = await featureSearchStatement(db, featureSearchQuerySchema.parse(params)).execute();
+    const pageNames = rows.map((r) => r.name as string);
     for (const [what, statement] of Object.entries(featureSearchResultStatements(db, pageNames))) {
       const text = await plan(statement.compile());
       assert.not.match(text, large, `${what} of the page of ${JSON.stringify(params)}:\n${text}`);
@@ -849,8 +787,8 @@ test("at 100,000 flags the common searches, and what their pages show, are read 
   // The extras and the environments run as prepared statements, and a connection settles on their
   // generic plan, made without the page's names (docs/search.md#one-query): that plan
   // reads indexes too.
-  const { page: firstPage } = await featureSearchStatements(db, featureSearchQuerySchema.parse({}));
-  const firstNames = (await firstPage.execute()).map((r) => r.name);
+  const firstRows = await featureSearchStatement(db, featureSearchQuerySchema.parse({}));
+  const firstNames = (await firstRows.execute()).map((r) => r.name as string);
   const prepared = featureSearchResultStatements(db, firstNames);
   for (const what of ["extras", "environments"] as const) {
     const text = await genericPlan(prepared[what].compile());

@@ -20,8 +20,7 @@ interface RawRequest {
 
 /**
  * Answers a route over REST in place of its procedure, for what a procedure cannot say: a stream,
- * a 304, another protocol's bodies; or, for the search alone, JSON made once per result rather
- * than at every call (docs/search.md#response). The bridge has matched the route, checked access
+ * a 304, another protocol's bodies. The bridge has matched the route, checked access
  * (so the caller is someone) and read the body; whatever the handler throws is answered by sendError.
  */
 export type RawHandler = (req: IncomingMessage, res: ServerResponse, ctx: ProtectedContext, request: RawRequest) => Promise<void>;

@@ -10,16 +10,7 @@ import type {
 import type { EnvironmentTable } from "./tables/environment.table.ts";
 import type { EventTable } from "./tables/event.table.ts";
 import type { GroupTable, GroupUserTable } from "./tables/group.table.ts";
-import type {
-  FeatureEnvironmentTable,
-  FeatureLifecycleTable,
-  FeatureSearchEpochTable,
-  FeatureSearchStampTable,
-  FeatureSearchTermsGenerationTable,
-  FeatureSearchAnswersGenerationTable,
-  FeatureTable,
-  FeatureTypeTable,
-} from "./tables/feature.table.ts";
+import type { FeatureEnvironmentTable, FeatureLifecycleTable, FeatureTable, FeatureTypeTable } from "./tables/feature.table.ts";
 import type { FeatureTagTable, TagTable, TagTypeTable } from "./tables/tag.table.ts";
 import type { ContextFieldTable } from "./tables/context-field.table.ts";
 import type { LoginFailureTable, LoginStreakTable } from "./tables/login-failure.table.ts";
@@ -47,10 +38,6 @@ export interface Database {
   project_environments: ProjectEnvironmentTable;
   events: EventTable;
   features: FeatureTable;
-  feature_search_epoch: FeatureSearchEpochTable;
-  feature_search_stamps: FeatureSearchStampTable;
-  feature_search_terms_generation: FeatureSearchTermsGenerationTable;
-  feature_search_answers_generation: FeatureSearchAnswersGenerationTable;
   feature_environments: FeatureEnvironmentTable;
   banners: BannerTable;
   users: UserTable;

@@ -6,11 +6,10 @@ export { isDatabaseUnavailable, isStatementTimeout } from "./database-unavailabl
 export { AUTH_CHANGES_CHANNEL, tokenTag, userTag } from "./auth-changes.ts";
 export { type AuthCache, createAuthCache } from "./auth-cache.ts";
 export type { CredentialLookup } from "./credential-cache.ts";
-export { executePrepared, preparedQuery } from "./prepared-query.ts";
+export { preparedQuery } from "./prepared-query.ts";
 export { batchedLookUp } from "./batched-look-up.ts";
 export { textRows } from "./text-rows.ts";
 export { analyzeTables } from "./analyze-tables.ts";
-export { flushSearchPendingLists } from "./flush-search-pending-lists.ts";
 export { exportDatabase } from "./transfer/export-database.ts";
 export { importDatabase } from "./transfer/import-database.ts";
 export { readDocument, type TransferDocument } from "./transfer/transfer-document.ts";

@@ -68,24 +68,3 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
     },
   };
 }
-
-/** Most statement texts that executePrepared names: each connection keeps every statement it prepared, for its life. */
-const MAX_NAMED_TEXTS = 100;
-let namedTexts = 0;
-
-/**
- * Runs a query built at run time as a named prepared statement, named after its text: each
- * connection parses its text once, and Postgres plans its first five runs for their values, then
- * keeps a generic plan if it costs no more (docs/search.md#one-query). Only for
- * statements whose generic plan is as good as any custom one, and whose texts come in few shapes;
- * past MAX_NAMED_TEXTS texts in a process, new ones run unnamed. Like preparedQuery's, the text
- * must name its columns.
- */
-export async function executePrepared<R>(db: Kysely<Database>, query: Compilable<R>): Promise<R[]> {
-  const compiled = query.compile();
-  if (!NAMES.has(compiled.sql) && namedTexts < MAX_NAMED_TEXTS) {
-    namedTexts += 1;
-    NAMES.set(compiled.sql, `vexil_text_${namedTexts}`);
-  }
-  return (await db.executeQuery(compiled)).rows;
-}

@@ -94,7 +94,7 @@ async function populate(db: TestDb): Promise<void> {
   );
 }
 
-// Every table but the migrator's and the search's stamps, which an import writes anew (docs/search.md#one-query).
+// Every table but the migrator's.
 test("the export covers every table and column of the migrated schema, parents before children", async () => {
   const db = await createTestDb();
   try {
@@ -103,7 +103,6 @@ test("the export covers every table and column of the migrated schema, parents b
       select c.table_name as "table", c.column_name as "column" from information_schema.columns c
       join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
       where c.table_schema = current_schema() and t.table_type = 'BASE TABLE' and c.table_name not like 'kysely_migration%'
-        and c.table_name not like 'feature_search_%'
         -- A flag's tag keys, which the tags' trigger writes as they are imported (docs/search.md#tag-keys).
         and (c.table_name, c.column_name) <> ('features', 'tag_keys')
       order by 1, c.ordinal_position`.execute(db.kysely);
@@ -145,18 +144,16 @@ test("after an import every table's statistics know its rows, as after pg_restor
     const known = () =>
       sql<{ table: string; rows: number }>`
         select relname as "table", reltuples::int as rows from pg_class
-        where oid in ('features'::regclass, 'events'::regclass, 'feature_tags'::regclass, 'feature_search_stamps'::regclass)
+        where oid in ('features'::regclass, 'events'::regclass, 'feature_tags'::regclass)
         order by 1`.execute(target.kysely);
     // Never analyzed: -1, which the planner reads as a table as small as its pages.
     assert.equal(
       (await known()).rows.map((r) => r.rows),
-      [-1, -1, -1, -1],
+      [-1, -1, -1],
     );
     assert.equal(await importDatabase(target.kysely, readDocument(await exported(source)), () => {}), {});
-    // The search's stamps too, not carried but written by the import's triggers.
     assert.equal((await known()).rows, [
       { table: "events", rows: 1 },
-      { table: "feature_search_stamps", rows: 2 },
       { table: "feature_tags", rows: 2 },
       { table: "features", rows: 2 },
     ]);

@@ -171,8 +171,8 @@ export { unleashContextFromOfrep } from "./ofrep/ofrep-context.ts";
 export { type OfrepEvaluation, ofrepEvaluation } from "./ofrep/ofrep-evaluation.ts";
 export { ofrepStreamToken } from "./ofrep/ofrep-stream-token.ts";
 export { featureSearchQuerySchema } from "./feature-search/feature-search-query.ts";
-export { type FeatureSearchResult, featureSearchResultStatements } from "./feature-search/feature-search-result.ts";
-export { featureSearchStatements, searchFeatures } from "./feature-search/search-features.ts";
+export { featureSearchResultStatements } from "./feature-search/feature-search-result.ts";
+export { featureSearchStatement, searchFeatures } from "./feature-search/search-features.ts";
 // Unleash's features-batch export, import and validate (issue 25).
 export {
   featuresBatchExportQuerySchema,

@@ -1,14 +1,11 @@
-import { CompiledQuery, sql } from "kysely";
+import { sql } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { CompiledPages } from "../src/feature-search/compiled-pages.ts";
 import { featureSearchQuerySchema, searchFeatures } from "../src/index.ts";
 import { openTestDb } from "./support/test-db.ts";
 
-// A page reads a flag's times as milliseconds (docs/search.md#one-query) and is kept
-// compiled per query (docs/search.md#one-query): the times must be those a Date parsed from
-// the stored text holds, and a search made again must see what changed since, on a handle that
-// kept its page as on one that never searched.
+// A page's times must be those a Date parsed from the stored text holds, and a search made again
+// must see what changed since, as a handle that never searched does.
 const testDb = await openTestDb();
 const db = testDb.kysely;
 
@@ -83,29 +80,6 @@ test("a search made again sees what changed since: matches, order, filters, name
     (await search(byName)).features.map((f) => f.name),
     ["pages-again-b", "pages-again-c"],
   );
-});
-
-test("compiled pages are bounded: 2,000 at most, and 200,000 listed names, the least recently used going first", () => {
-  const page = (names: number) => CompiledQuery.raw("select 1", names ? [Array.from({ length: names }, (_, i) => `n${i}`), 50] : [50]);
-  const pages = new CompiledPages();
-  for (let i = 0; i < 2_500; i++) pages.set(`p${i}`, page(0));
-  assert.is(pages.get("p499"), undefined, "the oldest beyond 2,000 are gone");
-  assert.ok(pages.get("p500"), "2,000 are kept");
-  pages.set("p2500", page(0));
-  assert.ok(pages.get("p500"), "a use keeps it: p501 went instead");
-  assert.is(pages.get("p501"), undefined);
-  const listing = new CompiledPages();
-  for (let i = 0; i < 300; i++) listing.set(`l${i}`, page(1_000));
-  assert.is(listing.get("l99"), undefined, "past 200,000 names the oldest go");
-  assert.ok(listing.get("l100"), "200 pages of 1,000 names are kept");
-  assert.ok(listing.get("l299"));
-  // A key set again counts its names once.
-  for (let i = 0; i < 50; i++) listing.set("l299", page(1_000));
-  assert.ok(listing.get("l100"), "setting one key again drops nothing");
-  // One page listing more than all the rest may is kept alone.
-  listing.set("huge", page(250_000));
-  assert.ok(listing.get("huge"));
-  assert.is(listing.get("l299"), undefined);
 });
 
 test.run();

@@ -347,14 +347,14 @@ test("a pass that marks many flags leaves no pending list in the search indexes 
   const changes = await markPotentiallyStaleFlags(db);
   assert.is(changes.on.filter((name) => name.startsWith("bulk-")).length, 150);
   for (const index of ["features_name_trgm_idx", "features_description_trgm_idx"]) {
-    // What is still pending, moved now: nothing, when the pass flushed it.
+    // What is still pending, moved now: nothing, the index being written straight.
     const { rows } = await sql<{ present: boolean; moved: string | null }>`
       select to_regclass(${index}) is not null as present, gin_clean_pending_list(to_regclass(${index}))::text as moved`.execute(db);
     assert.equal(rows[0], { present: true, moved: "0" }, index);
   }
 });
 
-test("a flush the database refuses leaves the pass committed and says why", async () => {
+test("a pass run by a role that does not own the tables is committed, its statistics gathered where it may", async () => {
   await sql`insert into features (name, project_id, type, created_at)
             select 'unowned-' || g, 'bulk', 'release', now() - interval '100 days' from generate_series(1, 120) g`.execute(db);
   const role = `vexil_not_owner_${process.pid}`;
@@ -372,7 +372,6 @@ test("a flush the database refuses leaves the pass committed and says why", asyn
       }
     });
     assert.is(changes.on.filter((name) => name.startsWith("unowned-")).length, 120);
-    assert.match(changes.flushFailed ?? "", /must be owner/);
     // ANALYZE skips what the role may not analyze with a warning (Postgres 15), or runs (MAINTAIN, from 17): no failure.
     assert.is(changes.statisticsFailed, undefined);
     const marked = await db

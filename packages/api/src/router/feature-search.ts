@@ -1,5 +1,4 @@
 import { featureSearchQuerySchema, searchFeatures } from "@vexil/services";
-import { handleFeatureSearch } from "../feature-search-handler.ts";
 import { featureSearchPageSchema } from "../schemas/feature-search.ts";
 import { toJson } from "../schemas/to-json.ts";
 import { protectedProcedure } from "../trpc.ts";
@@ -18,14 +17,8 @@ export const featureSearchRouter = {
       access: "authenticated",
       // Every filter is read from the query; one that cannot mean anything is a 400 naming it.
       failures: ["ValidationError"],
-      // Over REST the raw handler answers the same JSON, each result's made once (docs/search.md#response).
-      raw: { serve: handleFeatureSearch },
     })
     .input(featureSearchQuerySchema)
     .output(featureSearchPageSchema)
-    .query(async ({ ctx, input }) => {
-      // The answer's results are a readonly array (a kept answer is shared, docs/search.md#one-query): the output's type is a mutable one.
-      const { features, total } = await searchFeatures(ctx.db, input);
-      return toJson({ features: [...features], total });
-    }),
+    .query(async ({ ctx, input }) => toJson(await searchFeatures(ctx.db, input))),
 };

@@ -19,7 +19,7 @@ const featureSearchEnvironmentSchema = z
   .meta({ id: "FeatureSearchEnvironment" });
 
 /** One feature found, with Unleash's featureSearchResponseSchema fields (and lastSeenAt). */
-export const featureSearchResultSchema = z
+const featureSearchResultSchema = z
   .object({
     name: z.string(),
     description: z.string().nullable(),

@@ -69,7 +69,7 @@ export async function up(db: Kysely<any>): Promise<void> {
             from (select feature_name, array_agg(tag_type || ':' || tag_value order by tag_type, tag_value) as keys
                   from feature_tags group by feature_name) k
             where k.feature_name = f.name`.execute(db);
-  // No pending list (docs/search.md#pending-list): every update of a flag's row that is not HOT
+  // No pending list, which every search would read whole: every update of a flag's row that is not HOT
   // (a last-seen stamp, a potentially-stale pass) adds its keys again, and a search would read them all.
   await sql`create index features_tag_keys_idx on features using gin (tag_keys) with (fastupdate = off)`.execute(db);
 }

@@ -22,11 +22,12 @@ import * as unknownFlags from "./2026-11-25T12-00-unknown-flags.ts";
 import * as consoleEvents from "./2026-11-26T09-00-console-events.ts";
 import * as projectRoles from "./2026-11-26T09-00-project-roles.ts";
 import * as changeRequestChangesStatistics from "./2026-11-26T10-00-change-request-changes-statistics.ts";
-import * as featureSearchStamps from "./2026-11-28T12-00-feature-search-stamps.ts";
 import * as featureTagKeys from "./2026-11-28T20-00-feature-tag-keys.ts";
-import * as featureSearchTermsGeneration from "./2026-11-29T04-00-feature-search-terms-generation.ts";
-import * as featureSearchAnswersGeneration from "./2026-11-29T18-00-feature-search-answers-generation.ts";
+import * as searchWithoutCaches from "./2026-12-01T12-00-search-without-caches.ts";
 import * as identityHardening from "./2026-12-01T13-00-identity-hardening.ts";
+
+// Superseded by 2026-12-01T12-00-search-without-caches, kept so that databases that ran them still migrate.
+const superseded: Migration = { up: async () => {} };
 
 /**
  * Every migration, by sortable name. A static list rather than a folder scan, so that the
@@ -56,9 +57,10 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26T09-00-console-events": consoleEvents,
   "2026-11-26T09-00-project-roles": projectRoles,
   "2026-11-26T10-00-change-request-changes-statistics": changeRequestChangesStatistics,
-  "2026-11-28T12-00-feature-search-stamps": featureSearchStamps,
+  "2026-11-28T12-00-feature-search-stamps": superseded,
   "2026-11-28T20-00-feature-tag-keys": featureTagKeys,
-  "2026-11-29T04-00-feature-search-terms-generation": featureSearchTermsGeneration,
-  "2026-11-29T18-00-feature-search-answers-generation": featureSearchAnswersGeneration,
+  "2026-11-29T04-00-feature-search-terms-generation": superseded,
+  "2026-11-29T18-00-feature-search-answers-generation": superseded,
+  "2026-12-01T12-00-search-without-caches": searchWithoutCaches,
   "2026-12-01T13-00-identity-hardening": identityHardening,
 };

@@ -20,30 +20,6 @@ export interface FeatureTable {
   tag_keys: ColumnType<string[], never, never>;
 }
 
-/**
- * Per flag name, a stamp that moves, by trigger, with every write to what the flag's search result
- * shows (docs/search.md#one-query); kept after the flag is deleted. Bigints: text as read.
- */
-export interface FeatureSearchStampTable {
-  feature_name: ColumnType<string, never, never>;
-  stamp: ColumnType<string, never, never>;
-}
-
-/** The stamp of what many flags' search results show at once (docs/search.md#one-query): one row. */
-export interface FeatureSearchEpochTable {
-  epoch: ColumnType<string, never, never>;
-}
-
-/** The generation of what search terms match (names, descriptions, tag values; docs/search.md#one-query): one row. */
-export interface FeatureSearchTermsGenerationTable {
-  generation: ColumnType<string, never, never>;
-}
-
-/** The generation of every search's answer (what any search reads or shows; docs/search.md#one-query): one row. */
-export interface FeatureSearchAnswersGenerationTable {
-  generation: ColumnType<string, never, never>;
-}
-
 /** What a feature holds in one environment; a missing row means the defaults (off, no variants). */
 export interface FeatureEnvironmentTable {
   feature_name: string;

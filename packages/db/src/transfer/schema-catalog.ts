@@ -14,23 +14,8 @@ export interface CatalogTable {
   primaryKey: string[];
 }
 
-/**
- * Not carried: Kysely's own bookkeeping (the document's version names the schema instead), and the
- * search's stamps and its terms' and answers' generations, which the database's own triggers write as
- * the rows are imported (docs/search.md#one-query, docs/search.md#one-query,
- * docs/search.md#one-query): each flag imported gets a new stamp, and carried values would only
- * have to be those of another database.
- */
-const NOT_CARRIED = new Set([
-  "kysely_migration",
-  "kysely_migration_lock",
-  "feature_search_stamps",
-  "feature_search_epoch",
-  "feature_search_terms_generation",
-  "feature_search_terms_moves",
-  "feature_search_answers_generation",
-  "feature_search_answers_moves",
-]);
+/** Not carried: Kysely's own bookkeeping (the document's version names the schema instead). */
+const NOT_CARRIED = new Set(["kysely_migration", "kysely_migration_lock"]);
 
 /** Columns not carried for the same reason: a flag's tag keys are written by trigger as its tags are imported (docs/search.md#tag-keys). */
 const DERIVED_COLUMNS = new Set(["features.tag_keys"]);

@@ -11,6 +11,9 @@ import {
 import { type FeatureSearchQuery, LIFECYCLE_STAGES, type ListFilter, type SetFilter } from "./feature-search-query.ts";
 
 type Query = NonNullable<FeatureSearchQuery>;
+
+/** The common table of the flags the query's terms match. */
+export const TERMS = "terms";
 type FeaturesEb = ExpressionBuilder<Database, "features">;
 
 /** `%text%` for ILIKE, with LIKE's own wildcards in the text taken literally (docs/search.md#query). */
@@ -83,64 +86,29 @@ function archivedAndLifecycle(eb: FeaturesEb, q: Query): Expression<SqlBool>[] {
   return [stages.length ? eb.or([inStages(), archived]) : archived];
 }
 
-/** A query term, and the part of it that the index of names is asked for (docs/search.md#indexes). */
-export interface SearchTerm {
-  term: string;
-  part: string;
-}
-
 /**
- * The text holds the term: looked up by the term's rare part, then checked whole. `text || ''` is
- * no column an index can answer, so it filters the rows found rather than adding the common
- * trigrams' long lists to the look-up (docs/search.md#indexes).
+ * The flags whose name, description or a tag's value holds one of the terms, from pg_trgm's
+ * indexes: a union, not an OR with a sub-select, so that each side is read from its own index. The
+ * search reads them first, as the common table TERMS (docs/search.md#indexes).
  */
-function holds<DB, TB extends keyof DB>(w: ExpressionBuilder<DB, TB>, column: RawBuilder<string>, { term, part }: SearchTerm) {
-  if (part === term) return w(column, "ilike", containing(term));
-  return w.and([w(column, "ilike", containing(part)), w(sql`${column} || ''`, "ilike", containing(term))]);
-}
-
-/** The flags whose name, description or a tag's value holds one of the terms (pg_trgm's indexes). */
-export function termMatches(db: Kysely<Database>, terms: SearchTerm[]) {
-  const { byText, byTag } = termSides(db, terms);
-  // A union, not an OR with a sub-select: each side is read from its own index.
-  return byText.select("t.name as feature_name").union(byTag.select("ft.feature_name"));
-}
-
-/**
- * The same flags, each with the terms' generation read in the same statement (the same snapshot),
- * under which what they matched may be kept (docs/search.md#one-query).
- */
-export function termLookup(db: Kysely<Database>, terms: SearchTerm[]) {
-  const { byText, byTag } = termSides(db, terms);
-  const generation = sql<string>`(select generation from feature_search_terms_generation)`.as("generation");
-  return byText.select(["t.name as feature_name", generation]).union(byTag.select(["ft.feature_name", generation]));
-}
-
-/** The two sides of a terms' look-up: names and descriptions, and tag values. */
-function termSides(db: Kysely<Database>, terms: SearchTerm[]) {
+export function termMatches(db: Kysely<Database>, terms: string[]) {
   const byText = db
     .selectFrom("features as t")
-    .where((w) => w.or(terms.flatMap((t) => [holds(w, sql.ref("t.name"), t), holds(w, sql.ref("t.description"), t)])));
-  const byTag = db.selectFrom("feature_tags as ft").where((w) => w.or(terms.map((t) => holds(w, sql.ref("ft.tag_value"), t))));
-  return { byText, byTag };
+    .select("t.name as feature_name")
+    .where((w) => w.or(terms.flatMap((term) => [w("t.name", "ilike", containing(term)), w("t.description", "ilike", containing(term))])));
+  const byTag = db
+    .selectFrom("feature_tags as ft")
+    .select("ft.feature_name")
+    .where((w) => w.or(terms.map((term) => w("ft.tag_value", "ilike", containing(term)))));
+  return byText.union(byTag);
 }
-
-/** What the query's terms matched: the names, when few enough to list, or else the statement that finds them. */
-export type TermMatches = { names: string[] } | { all: ReturnType<typeof termMatches> };
 
 /** A tag as its flags' `tag_keys` hold it (docs/search.md#tag-keys). */
 const tagKey = (t: { type: string; value: string }) => `${t.type}:${t.value}`;
 
-/**
- * The flags that a tag filter keeps, by their `tag_keys` (GIN-indexed): carrying any of its tags,
- * none, all, or not all (docs/search.md#tag-keys). `opaque`: the keys are a subquery's value, which
- * no plan can look into, as the page that reads a tag filter's carriers first has them: a plan made
- * for the values and the generic plan then estimate the carriers alike, and Postgres keeps the
- * generic plan after five runs rather than planning every search (docs/search.md#one-query).
- */
-export function tagCondition(filter: SetFilter<unknown>, opaque = false): RawBuilder<SqlBool> {
-  const values = (filter.values as { type: string; value: string }[]).map(tagKey);
-  const keys = opaque ? sql`(select ${values}::text[])` : sql`${values}::text[]`;
+/** The flags that a tag filter keeps, by their `tag_keys` (GIN-indexed): carrying any of its tags, none, all, or not all (docs/search.md#tag-keys). */
+function tagCondition(filter: SetFilter<unknown>): RawBuilder<SqlBool> {
+  const keys = sql`${(filter.values as { type: string; value: string }[]).map(tagKey)}::text[]`;
   switch (filter.mode) {
     case "any":
       return sql<SqlBool>`features.tag_keys && ${keys}`;
@@ -153,25 +121,12 @@ export function tagCondition(filter: SetFilter<unknown>, opaque = false): RawBui
   }
 }
 
-/** Whether a tag filter keeps few flags, read from the index of tag keys first (any or all of its tags): else the other filters decide. */
-export const tagsNarrow = (filter: SetFilter<unknown> | undefined): boolean => filter?.mode === "any" || filter?.mode === "all";
-
-/** The flags of these names: one array parameter, however many (docs/search.md#indexes). */
-const namedIn = (names: string[]): Expression<SqlBool> =>
-  names.length ? sql<SqlBool>`features.name = any(${names}::text[])` : sql<SqlBool>`false`;
-
-/**
- * Every condition of the search's filters, to be ANDed. `matches` are what the query's terms
- * matched. `tagsRead`: the rows are the tag filter's carriers already, and its condition is left out.
- */
-export function featureSearchConditions(eb: FeaturesEb, q: Query, matches?: TermMatches, tagsRead = false): Expression<SqlBool>[] {
+/** Every condition of the search's query and filters, to be ANDed. */
+export function featureSearchConditions(eb: FeaturesEb, q: Query): Expression<SqlBool>[] {
   const conditions = archivedAndLifecycle(eb, q);
-  // The names themselves when they are few: the planner then knows how many, and looks them up
-  // by primary key (docs/search.md#indexes).
-  if (matches) {
-    if ("names" in matches) conditions.push(namedIn(matches.names));
-    else conditions.push(eb("features.name", "in", matches.all));
-  }
+  // As an array, which the planner takes for a few names and looks up by primary key: as a
+  // semi-join it expects as many as the patterns might match, often far more, and reads the table.
+  if (q.query?.length) conditions.push(sql<SqlBool>`features.name = any(array(select feature_name from ${sql.table(TERMS)}))`);
   if (q.project) conditions.push(listed(eb, q.project, (v) => eb("features.project_id", "in", v)));
   if (q.type) conditions.push(listed(eb, q.type, (v) => eb("features.type", "in", v)));
   if (q.state) {
@@ -194,8 +149,7 @@ export function featureSearchConditions(eb: FeaturesEb, q: Query, matches?: Term
     const by = eb.fn.coalesce(eb(creatorId(eb), "in", ids), sql<boolean>`false`);
     conditions.push(q.createdBy.include ? eb(by, "=", true) : eb(by, "=", false));
   }
-  // Left out where the statement read the tags' carriers first (docs/search.md#tag-keys).
-  if (q.tag && !tagsRead) conditions.push(tagCondition(q.tag));
+  if (q.tag) conditions.push(tagCondition(q.tag));
   if (q.segment) {
     const names = q.segment.values as string[];
     conditions.push(

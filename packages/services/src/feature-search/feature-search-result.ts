@@ -3,7 +3,6 @@ import { type Kysely, sql } from "kysely";
 import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import { imageUrlFor } from "../users/user.ts";
 import { creatorId, STAGE_ORDER } from "./feature-search-filters.ts";
-import { type ResultStamps, resultCacheOf } from "./result-cache.ts";
 
 /** A feature's environment in a search result, as Unleash's featureSearchEnvironmentSchema has it. */
 interface FeatureSearchEnvironment {
@@ -43,27 +42,20 @@ export interface FeatureSearchResult {
   lifecycle?: { stage: string; status?: string; enteredStageAt: Date };
 }
 
-/**
- * A page's row: the flag's columns (but its tag keys, which only the statements read), its times
- * as milliseconds (docs/search.md#one-query), and the stamps it is read under, the
- * same on every row (docs/search.md#one-query).
- */
-interface FeatureRow {
+/** A page's row: the flag's own columns (but its tag keys, which only the filters read). */
+export interface FeatureRow {
   name: string;
   project_id: string;
   description: string | null;
   type: string;
   impression_data: boolean;
   stale: boolean;
-  created_ms: number;
-  archived_ms: number | null;
-  last_seen_ms: number | null;
-  search_stamp: string | null;
-  search_epoch: string | null;
-  searched_ms: number;
+  created_at: Date;
+  archived_at: Date | null;
+  last_seen_at: Date | null;
 }
 
-/** What a result shows of a flag beyond its own columns: read over a page's names, or kept (docs/search.md#one-query). */
+/** What a result shows of a flag beyond its own columns, read over a page's names. */
 interface ResultParts {
   createdBy: FeatureSearchResult["createdBy"];
   dependencyType: FeatureSearchResult["dependencyType"];
@@ -72,76 +64,21 @@ interface ResultParts {
   tags: FeatureSearchResult["tags"];
   /** The stage stored for it; an archived flag shows `archived` instead, read from its row. */
   stage: { stage: string; status: string | null; entered_at: string | Date } | null;
-  /** The result last built of these parts (docs/search.md#response). */
-  built?: FeatureSearchResult;
 }
 
-const timeOf = (date: Date | null) => (date === null ? null : date.getTime());
-
-/** Whether a result shows the row's columns, those a result is built of besides its parts (see resultOf). */
-function showsRow(result: FeatureSearchResult, row: FeatureRow): boolean {
-  return (
-    result.name === row.name &&
-    result.description === row.description &&
-    result.type === row.type &&
-    result.project === row.project_id &&
-    result.stale === row.stale &&
-    result.impressionData === row.impression_data &&
-    timeOf(result.createdAt) === row.created_ms &&
-    timeOf(result.archivedAt) === row.archived_ms &&
-    timeOf(result.lastSeenAt) === row.last_seen_ms
-  );
-}
-
-const dateOfMillis = (millis: number | null): Date | null => (millis === null ? null : new Date(millis));
-
-/** JSON built by Postgres carries timestamps as text. */
-const dateOf = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
-
-/**
- * The results of a page of flags. What each shows besides its own columns is taken from what this
- * instance kept of it, when read under the same stamps (read with the page), and read otherwise
- * for those flags only (docs/search.md#one-query). A kept flag whose columns are those of its
- * last result answers that very object, so that what is made of a result (its JSON) can be kept
- * with it (docs/search.md#response): a result is frozen, and shows nothing of the caller, since
- * every caller may be answered the same object.
- */
+/** The results of a page of flags: what they show besides their own columns is read for those flags only. */
 export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[]): Promise<FeatureSearchResult[]> {
-  const first = rows[0];
-  if (!first) return [];
-  const at: ResultStamps = { epoch: first.search_epoch, now: first.searched_ms };
-  const cache = resultCacheOf<ResultParts>(db);
-  const parts = new Map<string, ResultParts>();
-  const missing: FeatureRow[] = [];
-  for (const row of rows) {
-    const kept = row.search_stamp !== null ? cache.get(row.name, row.search_stamp, at) : undefined;
-    if (kept) parts.set(row.name, kept);
-    else missing.push(row);
-  }
-  if (missing.length > 0) {
-    const read = await readParts(db, missing);
-    for (const row of missing) {
-      const part = read.get(row.name) as ResultParts;
-      parts.set(row.name, part);
-      if (row.search_stamp !== null) cache.set(row.name, row.search_stamp, at, part);
-    }
-  }
-  return rows.map((row) => {
-    const part = parts.get(row.name) as ResultParts;
-    if (part.built && showsRow(part.built, row)) return part.built;
-    const result = resultOf(row, part);
-    part.built = result;
-    return result;
-  });
+  if (!rows[0]) return [];
+  const parts = await readParts(db, rows);
+  return rows.map((row) => resultOf(row, parts.get(row.name) as ResultParts));
 }
 
-/** A flag's result, of its row (the columns showsRow compares) and its parts; frozen. */
+/** A flag's result, of its row and its parts. */
 function resultOf(row: FeatureRow, part: ResultParts): FeatureSearchResult {
   // An archived flag is in `archived` from its archive on, read from the flag as on its lifecycle
-  // (docs/flag-lifecycle.md#lifecycle-and-last-seen); the stages before stay for the filters.
-  const archivedAt = dateOfMillis(row.archived_ms);
-  const lifecycle = archivedAt ? { stage: "archived", status: null, entered_at: archivedAt } : part.stage;
-  return Object.freeze({
+  // (docs/flag-model.md#lifecycle-and-last-seen); the stages before stay for the filters.
+  const lifecycle = row.archived_at ? { stage: "archived", status: null, entered_at: row.archived_at } : part.stage;
+  return {
     name: row.name,
     description: row.description,
     type: row.type,
@@ -149,24 +86,25 @@ function resultOf(row: FeatureRow, part: ResultParts): FeatureSearchResult {
     stale: row.stale,
     favorite: false,
     impressionData: row.impression_data,
-    createdAt: new Date(row.created_ms),
-    archivedAt,
-    lastSeenAt: dateOfMillis(row.last_seen_ms),
+    createdAt: row.created_at,
+    archivedAt: row.archived_at,
+    lastSeenAt: row.last_seen_at,
     createdBy: part.createdBy,
     dependencyType: part.dependencyType,
     environments: part.environments,
     segments: part.segments,
     tags: part.tags,
+    // JSON built by Postgres carries the stage's time as text.
     ...(lifecycle
       ? {
           lifecycle: {
             stage: lifecycle.stage,
             ...(lifecycle.status ? { status: lifecycle.status } : {}),
-            enteredStageAt: dateOf(lifecycle.entered_at) as Date,
+            enteredStageAt: new Date(lifecycle.entered_at),
           },
         }
       : {}),
-  });
+  };
 }
 
 /**

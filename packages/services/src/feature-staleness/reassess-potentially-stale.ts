@@ -1,15 +1,11 @@
-import { analyzeTables, type Database, flushSearchPendingLists } from "@vexil/db";
+import { analyzeTables, type Database } from "@vexil/db";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { appendEvents } from "../events/append-event.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 
 // Any constant that no other part of Vexil uses as an advisory lock key.
 const POTENTIALLY_STALE_LOCK_KEY = 7_401_341;
-/**
- * Flags changed in one pass from which the statistics of the tables it wrote are gathered after it,
- * and the search indexes' pending lists flushed (docs/search.md#statistics-after-bulk-writes,
- * docs/search.md#pending-list).
- */
+/** Flags changed in one pass from which the statistics of the tables it wrote are gathered after it (docs/search.md#statistics-after-bulk-writes). */
 const MANY_FLAGS = 100;
 
 /** Flags whose potentially-stale mark changed in one pass. */
@@ -18,11 +14,6 @@ export interface PotentiallyStaleChanges {
   on: string[];
   /** No longer (their type's lifetime was raised or removed): no event, as in Unleash. */
   off: string[];
-  /**
-   * Why the search indexes' pending lists could not be flushed after a pass that changed many
-   * flags (the pass itself is committed; the lists then wait for VACUUM, as before).
-   */
-  flushFailed?: string;
   /**
    * Why the statistics of the flags and their events could not be gathered after a pass that
    * changed many flags (the pass is committed; they then wait for autovacuum's ANALYZE).
@@ -75,17 +66,14 @@ export async function reassessPotentiallyStale(
 /**
  * Housekeeping's pass over every flag, in a transaction of its own; after a pass that changed
  * many flags, the statistics of the flags and their events are gathered, so that no connection
- * keeps plans made while the events were few, and the search indexes' pending lists are flushed
- * (docs/search.md#statistics-after-bulk-writes, docs/search.md#pending-list).
+ * keeps plans made while the events were few (docs/search.md#statistics-after-bulk-writes).
  */
 export async function markPotentiallyStaleFlags(db: Kysely<Database>): Promise<PotentiallyStaleChanges> {
   const changes: PotentiallyStaleChanges = await inTransaction(db, (trx) => reassessPotentiallyStale(trx));
   if (changes.on.length + changes.off.length < MANY_FLAGS) return changes;
-  // Each after the committed pass, and neither undoes it: what failed is told, and logged.
+  // After the committed pass, which it does not undo: a failure is told, and logged.
   const statisticsFailed = await failureOf(() => analyzeTables(db, ["features", "events"]));
-  // Postgres allows the flush to the indexes' owner only.
-  const flushFailed = await failureOf(() => flushSearchPendingLists(db));
-  return { ...changes, ...(statisticsFailed ? { statisticsFailed } : {}), ...(flushFailed ? { flushFailed } : {}) };
+  return { ...changes, ...(statisticsFailed ? { statisticsFailed } : {}) };
 }
 
 /** The message of the error `work` ends in, if it does. */
