@@ -76,7 +76,7 @@ export async function searchResultsFor(db: Kysely<Database>, rows: FeatureRow[])
 /** A flag's result, of its row and its parts. */
 function resultOf(row: FeatureRow, part: ResultParts): FeatureSearchResult {
   // An archived flag is in `archived` from its archive on, read from the flag as on its lifecycle
-  // (docs/flag-model.md#lifecycle-and-last-seen); the stages before stay for the filters.
+  // (docs/flag-lifecycle.md#lifecycle-and-last-seen); the stages before stay for the filters.
   const lifecycle = row.archived_at ? { stage: "archived", status: null, entered_at: row.archived_at } : part.stage;
   return {
     name: row.name,
