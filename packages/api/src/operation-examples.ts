@@ -89,6 +89,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: [
       {
         id: 12,
+        version: 3,
         title: "Blue for everyone",
         environment: "production",
         minApprovals: 1,
@@ -118,6 +119,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       },
       {
         id: 14,
+        version: 2,
         environment: "production",
         minApprovals: 1,
         project: "default",

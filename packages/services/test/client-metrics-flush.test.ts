@@ -109,15 +109,15 @@ test("a flush that only moves last seen tells no instance that flags changed; a 
 if (testDb.databaseUrl) {
   const databaseUrl = testDb.databaseUrl;
 
-  /** Holds `table` in share mode until both flushes wait for it, then lets them race through its rows. */
-  async function raceThrough(table: "client_metrics", flushes: () => Promise<unknown>[]): Promise<void> {
+  /** Holds `table` in exclusive mode (which a row lock waits for) until both flushes wait for it, then lets them race through its rows. */
+  async function raceThrough(table: "features", flushes: () => Promise<unknown>[]): Promise<void> {
     const gate = connectDatabase({ databaseUrl, poolSize: 1 });
     let opened!: () => void;
     const held = new Promise<void>((resolve) => (opened = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const gating = gate.kysely.transaction().execute(async (trx) => {
-      await sql`lock table ${sql.table(table)} in share mode`.execute(trx);
+      await sql`lock table ${sql.table(table)} in exclusive mode`.execute(trx);
       opened();
       await released;
     });
@@ -151,10 +151,10 @@ if (testDb.databaseUrl) {
       .execute();
     const report = (names: string[]) => Object.fromEntries(names.map((name) => [name, { yes: 1, no: 1 }]));
     const reversed = [...flags].reverse();
-    // Where two flushes meet: the same application's counts.
+    // Both wait at the flags' rows, which every flush locks first, then race through the same application's counts.
     const instances = [connectDatabase({ databaseUrl, poolSize: 1 }), connectDatabase({ databaseUrl, poolSize: 1 })];
     try {
-      await raceThrough("client_metrics", () => [
+      await raceThrough("features", () => [
         storeClientMetrics(instances[0]!.kysely, [
           ...drained("development", report(flags), "same"),
           ...drained("production", report(flags), "same"),

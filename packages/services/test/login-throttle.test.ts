@@ -46,10 +46,15 @@ test("concurrent wrong passwords from one address: exactly the limit is checked,
   assert.is(await failuresFrom("10.0.0.1"), 3, "only the admitted attempts are stored");
 });
 
-test("concurrent wrong passwords for one account from many addresses: the account's limit holds", async () => {
-  // Spelt two ways, counted as one account.
-  const tally = await atOnce(20, (i) => attempt({ perAccountPerHour: 4 }, i % 2 ? "Greta" : "greta", "wrong password", `10.1.0.${i}`));
-  assert.equal(tally, { PasswordMismatch: 4, TooManyRequests: 16 });
+test("an account over its limit refuses the addresses that failed for it, never one that has not", async () => {
+  await createUser(db, hasher, null, { username: "greta", password: PASSWORD, rootRole: RootRole.Editor });
+  // Spelt two ways, counted as one account; each address fails once, so none is refused yet.
+  const first = await atOnce(20, (i) => attempt({ perAccountPerHour: 4 }, i % 2 ? "Greta" : "greta", "wrong password", `10.1.0.${i}`));
+  assert.equal(first, { PasswordMismatch: 20 });
+  const again = await atOnce(10, (i) => attempt({ perAccountPerHour: 4 }, "greta", PASSWORD, `10.1.0.${i}`));
+  assert.equal(again, { TooManyRequests: 10 }, "an address that failed is refused even the right password");
+  const owner = await attempt({ perAccountPerHour: 4 }, "greta", PASSWORD, "10.1.1.1");
+  assert.is(owner.user.username, "greta", "the owner on another address logs in");
 });
 
 test("a refused attempt leaves nothing behind, and a right password under the limit logs in and clears its reservation", async () => {
