@@ -120,8 +120,8 @@ if (CHROMIUM) {
       const read = (await tab.evaluate("window.read()")) as Record<string, any>;
       assert.is(read.beta, true);
       assert.is(read.gold, true);
-      // Switched off: no value, so the code's default (true here), and the reason says why.
-      assert.equal([read.off.value, read.off.reason, read.off.flagMetadata.enabled], [true, "DISABLED", false]);
+      // Switched off: false, not the code's default (true here), and the reason says why.
+      assert.equal([read.off.value, read.off.reason, read.off.flagMetadata.enabled], [false, "DISABLED", false]);
       assert.equal([read.banner.value, read.banner.variant, read.banner.reason], [{ color: "#00f" }, "blue", "SPLIT"]);
       assert.is(read.switch, true);
       await then(tab);

@@ -41,9 +41,9 @@ type Details = EvaluationDetails<FlagValue>;
  * caller asks for the type it expects; here each in turn until the provider answers without a
  * type mismatch (a boolean flag, a variant's text, number or object).
  */
-async function details(client: Client, key: string, context: Record<string, string>): Promise<Details> {
+async function details(client: Client, key: string, context: Record<string, string>, booleanDefault = false): Promise<Details> {
   const tries: (() => Promise<Details>)[] = [
-    () => client.getBooleanDetails(key, false, context),
+    () => client.getBooleanDetails(key, booleanDefault, context),
     () => client.getStringDetails(key, "", context),
     () => client.getNumberDetails(key, 0, context),
     () => client.getObjectDetails(key, {}, context),
@@ -80,6 +80,12 @@ async function runFile(srv: TestServer, admin: Record<string, string>, fileName:
     return typeof converted === "string" ? undefined : converted;
   };
   const known = new Set(file.state.features.map((f) => f.name));
+  type SpecFeature = { name: string; variants?: unknown[]; strategies?: { variants?: unknown[] }[] };
+  const withVariants = new Set(
+    (file.state.features as SpecFeature[])
+      .filter((f) => (f.variants?.length ?? 0) > 0 || (f.strategies ?? []).some((s) => (s.variants?.length ?? 0) > 0))
+      .map((f) => f.name),
+  );
   /**
    * What the provider reports besides a type mismatch must be what the server meant: a flag the
    * state does not have is FLAG_NOT_FOUND (the code's default, as an SDK's unknown flag is off);
@@ -108,11 +114,16 @@ async function runFile(srv: TestServer, admin: Record<string, string>, fileName:
     }
     const context = contextOf(t.description, t.context);
     if (!context) continue;
-    const got = await details(client, t.toggleName, context);
+    // The code's default is the opposite of the expected answer, so that a fallback to it fails the case.
+    const got = await details(client, t.toggleName, context, !t.expectedResult);
     await unexpectedError(t.description, t.toggleName, context, got);
-    // A boolean flag's value is its on/off; any flag's metadata.enabled is too.
-    const enabled = typeof got.value === "boolean" && got.reason !== "DISABLED" ? got.value : got.flagMetadata.enabled;
-    if (enabled === t.expectedResult || (enabled === undefined && t.expectedResult === false)) passed++;
+    let enabled: boolean | undefined;
+    if (!known.has(t.toggleName)) enabled = got.errorCode === "FLAG_NOT_FOUND" ? false : got.value === true;
+    // A boolean flag's value is its on/off, also when it is switched off (a kill switch must kill).
+    else if (!withVariants.has(t.toggleName)) enabled = got.errorCode ? undefined : (got.value as boolean);
+    // A variant flag's on/off is its metadata.enabled; switched off, it has no value to give.
+    else enabled = got.flagMetadata.enabled ?? (got.errorCode ? false : undefined);
+    if (enabled === t.expectedResult) passed++;
     else failed.push(`${t.description}: expected ${t.expectedResult}, got ${JSON.stringify(got)}`);
   }
   for (const t of file.variantTests ?? []) {

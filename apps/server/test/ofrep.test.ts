@@ -79,12 +79,13 @@ test("a flag without variants answers a boolean: STATIC without strategies, TARG
   });
 });
 
-test("a flag switched off answers DISABLED and no value, with or without variants", async () => {
-  for (const key of ["of.off", "of.variants-off"]) {
-    const res = await evaluate(key, { targetingKey: "alice" });
-    assert.is(res.status, 200);
-    assert.equal(res.json, { key, reason: "DISABLED", metadata: { enabled: false } });
-  }
+test("a flag switched off answers DISABLED: false without variants, no value with them", async () => {
+  const off = await evaluate("of.off", { targetingKey: "alice" });
+  assert.is(off.status, 200);
+  assert.equal(off.json, { key: "of.off", reason: "DISABLED", value: false, metadata: { enabled: false } });
+  const variantsOff = await evaluate("of.variants-off", { targetingKey: "alice" });
+  assert.is(variantsOff.status, 200);
+  assert.equal(variantsOff.json, { key: "of.variants-off", reason: "DISABLED", metadata: { enabled: false } });
 });
 
 test("a flag with variants answers its variant, the payload by its type, or the name without one", async () => {
@@ -142,7 +143,7 @@ test("a repeated single-flag request gets the flag's current answer: after a cha
   assert.is((await ask("of.static")).value, true);
   assert.is((await ask("of.static")).value, true);
   await setup("POST", `${env("of.static")}/off`);
-  assert.equal(await ask("of.static"), { key: "of.static", reason: "DISABLED", metadata: { enabled: false } });
+  assert.equal(await ask("of.static"), { key: "of.static", reason: "DISABLED", value: false, metadata: { enabled: false } });
   await setup("POST", `${env("of.static")}/on`);
   assert.is((await ask("of.static")).value, true);
   // The same body from a browser's token: its address stands in for remoteAddress, which the server's token never has.
@@ -212,6 +213,10 @@ test("the bulk route answers every flag of the scope, an ETag, and a 304 while n
   const keys = first.json.flags.map((f: { key: string }) => f.key);
   assert.ok(keys.includes("of.off") && keys.includes("of.json"));
   assert.not.ok(keys.includes("of.elsewhere"));
+  assert.equal(
+    first.json.flags.find((f: { key: string }) => f.key === "of.off"),
+    { key: "of.off", reason: "DISABLED", value: false, metadata: { enabled: false } },
+  );
   assert.equal(
     first.json.flags.find((f: { key: string }) => f.key === "of.targeted"),
     { key: "of.targeted", reason: "TARGETING_MATCH", value: true, metadata: { enabled: true } },

@@ -83,10 +83,11 @@ test("a flag without variants is a boolean: STATIC, TARGETING_MATCH, or DEFAULT 
   });
 });
 
-test("a flag switched off answers DISABLED and no value", () => {
+test("a flag switched off answers DISABLED: false without variants, no value with them", () => {
   assert.equal(ofrepEvaluation(flag({ switchedOn: false, enabled: false })), {
     key: "f",
     reason: "DISABLED",
+    value: false,
     metadata: { enabled: false },
   });
   assert.equal(ofrepEvaluation({ ...variant(), switchedOn: false, enabled: false }), {

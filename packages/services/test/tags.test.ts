@@ -24,7 +24,7 @@ import {
   ValidationError,
   validateTagType,
 } from "../src/index.ts";
-import { storeLastSeen } from "../src/client-metrics/store-last-seen.ts";
+import { storeClientMetrics } from "../src/client-metrics/store-client-metrics.ts";
 import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 
@@ -431,11 +431,19 @@ test("a tag or a tag type deleted while its flags are tagged and seen by SDKs: e
     const seenAt = new Date(Date.now() + round * 1000);
     await Promise.all([
       deleteTag(db, carol, doomed),
-      write((trx) =>
-        storeLastSeen(trx, [
-          { featureName: "search", environment: "development", seenAt },
-          { featureName: "checkout", environment: "development", seenAt },
-        ]),
+      // An SDK's report of both flags, as the flush stores it (it locks the flags in name order).
+      storeClientMetrics(
+        db,
+        ["search", "checkout"].map((featureName) => ({
+          featureName,
+          environment: "development",
+          appName: "tags-test",
+          hour: new Date(Math.floor(seenAt.getTime() / 3_600_000) * 3_600_000),
+          yes: 1,
+          no: 0,
+          variants: new Map(),
+          seenAt,
+        })),
       ),
       removeFeatureTag(db, carol, "search", doomed),
       deleteTagType(db, carol, type),

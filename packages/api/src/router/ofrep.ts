@@ -22,7 +22,7 @@ export const ofrepRouter = {
         path: "/ofrep/v1/evaluate/flags/{key}",
         tags,
         summary: "One flag evaluated for an OpenFeature context (OFREP, server providers)",
-        description: `A flag without variants answers a boolean; one with variants its variant's payload (or name); a flag switched off answers reason DISABLED and no value. ${tokens}`,
+        description: `A flag without variants answers a boolean; one with variants its variant's payload (or name); a flag switched off answers reason DISABLED, with value false when it has no variants and no value when it has. ${tokens}`,
       },
       access: "sdk",
       raw: { serve: handleOfrepFlag, ...failures },

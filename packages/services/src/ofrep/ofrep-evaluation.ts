@@ -31,12 +31,13 @@ function payloadValue(payload: { type: string; value: string }): string | number
 /**
  * What OFREP answers for a flag evaluated for a context (docs/ofrep.md#ofrep). A flag
  * without variants answers a boolean; one with variants answers its variant's payload (or name);
- * a flag switched off, or one with variants that gives the context none, answers no value.
+ * a flag with variants that is switched off, or gives the context none, answers no value.
  */
 export function ofrepEvaluation(flag: FlagEvaluation): OfrepEvaluation {
   const key = flag.name;
   const metadata = { enabled: flag.enabled };
-  if (!flag.switchedOn) return { key, reason: "DISABLED", metadata };
+  // A boolean flag switched off answers false, as the Unleash SDKs do: a kill switch must not fall back to the code's default.
+  if (!flag.switchedOn) return flag.hasVariants ? { key, reason: "DISABLED", metadata } : { key, reason: "DISABLED", value: false, metadata };
   if (!flag.hasVariants) {
     if (!flag.enabled) return { key, reason: "DEFAULT", value: false, metadata };
     return { key, reason: flag.hasStrategies ? "TARGETING_MATCH" : "STATIC", value: true, metadata };
