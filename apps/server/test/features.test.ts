@@ -150,4 +150,26 @@ test.after(async () => {
   await srv.db.close();
 });
 
+test("the review's patch bomb: a PATCH whose copies double the flag is a 400 at once, on the flag and on its variants, and changes nothing", async () => {
+  assert.is((await create("default", { name: "dos" })).status, 201);
+  const before = await db.selectFrom("features").selectAll().where("name", "=", "dos").executeTakeFirstOrThrow();
+  const bomb = Array.from({ length: 30 }, (_, i) => ({ op: "copy", from: "", path: i % 2 ? "/stale" : "/type" }));
+  const flag = await srv.call("PATCH", "/api/admin/projects/default/features/dos", { body: bomb, headers: editor.headers });
+  assertError(flag, 400, "ValidationError");
+  assert.match(flag.json.message, /the document would be larger than 256 KiB/);
+  const many = Array.from({ length: 101 }, () => ({ op: "test", path: "/name", value: "dos" }));
+  const long = await srv.call("PATCH", "/api/admin/projects/default/features/dos", { body: many, headers: editor.headers });
+  assertError(long, 400, "ValidationError");
+  assert.match(long.json.message, /at most 100 operations; this one has 101/);
+  const variants = "/api/admin/projects/default/features/dos/environments/development/variants";
+  const variantBomb = Array.from({ length: 30 }, () => ({ op: "copy", from: "", path: "/-" }));
+  assertError(await srv.call("PATCH", variants, { body: variantBomb, headers: editor.headers }), 400, "ValidationError");
+  assertError(
+    await srv.call("PATCH", variants, { body: many.map(() => ({ op: "test", path: "", value: [] })), headers: editor.headers }),
+    400,
+    "ValidationError",
+  );
+  assert.equal(await db.selectFrom("features").selectAll().where("name", "=", "dos").executeTakeFirstOrThrow(), before);
+});
+
 test.run();

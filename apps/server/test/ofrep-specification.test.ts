@@ -122,7 +122,7 @@ async function runFile(srv: TestServer, admin: Record<string, string>, fileName:
     // A boolean flag's value is its on/off, also when it is switched off (a kill switch must kill).
     else if (!withVariants.has(t.toggleName)) enabled = got.errorCode ? undefined : (got.value as boolean);
     // A variant flag's on/off is its metadata.enabled; switched off, it has no value to give.
-    else enabled = got.flagMetadata.enabled ?? (got.errorCode ? false : undefined);
+    else enabled = (got.flagMetadata.enabled as boolean | undefined) ?? (got.errorCode ? false : undefined);
     if (enabled === t.expectedResult) passed++;
     else failed.push(`${t.description}: expected ${t.expectedResult}, got ${JSON.stringify(got)}`);
   }

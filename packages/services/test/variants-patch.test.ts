@@ -102,6 +102,36 @@ test("applyJsonPatch: a patch that cannot apply says which operation and why, an
   assert.equal(document, { foo: ["bar"], baz: "qux" });
 });
 
+test("applyJsonPatch: at most 100 operations, and no result larger than 256 KiB, however it grows", () => {
+  const many = Array.from({ length: 101 }, () => ({ op: "test" as const, path: "/a", value: 1 }));
+  const tooMany = throwsValidation(() => applyJsonPatch({ a: 1 }, many));
+  assert.is(tooMany.message, "A patch may have at most 100 operations; this one has 101.");
+  assert.ok(applyJsonPatch({ a: 1 }, many.slice(1)));
+  // The review's document bomb: each copy of the whole document into one of its members doubles it.
+  const bomb = Array.from({ length: 30 }, (_, i) => ({ op: "copy" as const, from: "", path: i % 2 ? "/stale" : "/type" }));
+  const document = { name: "dos", type: "release", stale: false };
+  const grown = throwsValidation(() => applyJsonPatch(document, bomb));
+  assert.match(
+    grown.message,
+    /^The patch cannot be applied: operation 1\d \(copy "\/(stale|type)"\): the document would be larger than 256 KiB\.$/,
+  );
+  assert.equal(document, { name: "dos", type: "release", stale: false });
+  // Large values added one after another count too; replacing one value again and again does not add up.
+  const big = "x".repeat(100 * 1024);
+  const added = throwsValidation(() =>
+    applyJsonPatch(
+      {},
+      ["/a", "/b", "/c"].map((path) => ({ op: "add", path, value: big })),
+    ),
+  );
+  assert.match(added.message, /operation 2 \(add "\/c"\): the document would be larger than 256 KiB/);
+  const replaced = applyJsonPatch(
+    { a: "" },
+    Array.from({ length: 5 }, () => ({ op: "replace" as const, path: "/a", value: big })),
+  );
+  assert.equal(replaced, { a: big });
+});
+
 test('applyJsonPatch: a member named "__proto__" stays a plain member', () => {
   const result = applyJsonPatch({}, [{ op: "add", path: "/__proto__", value: { polluted: true } }]) as Record<string, unknown>;
   assert.ok(Object.hasOwn(result, "__proto__"));

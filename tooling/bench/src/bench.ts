@@ -369,7 +369,10 @@ async function main(): Promise<void> {
     const login = await api(server.base, "POST", "/auth/simple/login", {}, { username: "bench-user", password: PASSWORD });
     const cookie = (login.headers.get("set-cookie") ?? "").split(";", 1)[0] as string;
     const session = { cookie };
-    const pat = await api(server.base, "POST", "/api/admin/user/tokens", session, { description: "bench", expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const pat = await api(server.base, "POST", "/api/admin/user/tokens", session, {
+      description: "bench",
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     const personal = { authorization: pat.json.secret as string };
 
     const frontendOptions = (memory: Target) => ({

@@ -48,7 +48,13 @@ async function personalAccessToken(base: string, password: string): Promise<stri
   await login.arrayBuffer();
   if (login.status >= 300) throw new Error(`POST /auth/simple/login: ${login.status}`);
   const cookie = (login.headers.get("set-cookie") ?? "").split(";", 1)[0] as string;
-  const token = await call(base, "POST", "/api/admin/user/tokens", { cookie }, { description: "bench-memory", expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+  const token = await call(
+    base,
+    "POST",
+    "/api/admin/user/tokens",
+    { cookie },
+    { description: "bench-memory", expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+  );
   return token.secret as string;
 }
 

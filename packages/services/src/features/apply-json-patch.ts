@@ -127,14 +127,45 @@ function applyOne(document: Json, operation: JsonPatchOperation): Json {
   }
 }
 
+/** The most operations one patch may have, on every PATCH route (docs/limits.md#json-patches). */
+const MAX_PATCH_OPERATIONS = 100;
+
+/** The largest document a patch may make, the default body limit: a `copy` from "" doubles it each time. */
+const MAX_PATCHED_BYTES = 256 * 1024;
+
+const byteSize = (value: Json) => Buffer.byteLength(JSON.stringify(value) ?? "");
+
+/** What an operation adds to the document's size: a copy its source's, an add or replace its value's. */
+function addedBytes(document: Json, operation: JsonPatchOperation): number {
+  if (operation.op === "copy") return byteSize(get(document, parsePointer(operation.from, "from")));
+  if (operation.op === "add" || operation.op === "replace") return byteSize(operation.value);
+  return 0;
+}
+
 /**
  * Applies an RFC 6902 JSON patch to a copy of `document`, all operations or none. A patch that
- * cannot apply (a missing path, a failed test) is a ValidationError naming the operation and why.
+ * cannot apply (a missing path, a failed test), has too many operations or makes too large a
+ * document is a ValidationError naming the operation and why.
  */
 export function applyJsonPatch(document: Json, operations: JsonPatchOperation[], detailPath = "patch"): Json {
+  if (operations.length > MAX_PATCH_OPERATIONS) {
+    throw new ValidationError(`A patch may have at most ${MAX_PATCH_OPERATIONS} operations; this one has ${operations.length}.`, [
+      { path: detailPath, message: `at most ${MAX_PATCH_OPERATIONS} operations` },
+    ]);
+  }
   let result = structuredClone(document);
+  // An upper bound of the result's size, measured again only when it passes the limit, so that a patch stringifies the document rarely.
+  let size = byteSize(result);
   operations.forEach((operation, i) => {
     try {
+      const added = addedBytes(result, operation);
+      if (added > 0) {
+        size += added;
+        // Checked before the operation runs, so that a document over the limit is never made.
+        if (size > MAX_PATCHED_BYTES && (size = byteSize(result) + added) > MAX_PATCHED_BYTES) {
+          throw new PatchFailure(`the document would be larger than ${MAX_PATCHED_BYTES / 1024} KiB`);
+        }
+      }
       result = applyOne(result, operation);
     } catch (error) {
       if (!(error instanceof PatchFailure)) throw error;

@@ -37,7 +37,8 @@ export function ofrepEvaluation(flag: FlagEvaluation): OfrepEvaluation {
   const key = flag.name;
   const metadata = { enabled: flag.enabled };
   // A boolean flag switched off answers false, as the Unleash SDKs do: a kill switch must not fall back to the code's default.
-  if (!flag.switchedOn) return flag.hasVariants ? { key, reason: "DISABLED", metadata } : { key, reason: "DISABLED", value: false, metadata };
+  if (!flag.switchedOn)
+    return flag.hasVariants ? { key, reason: "DISABLED", metadata } : { key, reason: "DISABLED", value: false, metadata };
   if (!flag.hasVariants) {
     if (!flag.enabled) return { key, reason: "DEFAULT", value: false, metadata };
     return { key, reason: flag.hasStrategies ? "TARGETING_MATCH" : "STATIC", value: true, metadata };
