@@ -245,6 +245,17 @@ const GATED_WITHOUT_PROPOSAL: Record<string, { direct(): Promise<Request> }> = {
   [`POST ${FEATURE_PATH}/clone`]: {
     direct: async () => ({ params: featureParams(await newFeature("clone-source")), body: { name: unique("clone") } }),
   },
+  // A segment used by a strategy in the gated environment: emptying it would widen that strategy to everyone.
+  "PUT /api/admin/segments/{id}": {
+    direct: async () => {
+      const name = unique("beta-testers");
+      const constraints = [{ contextName: "userId", operator: "IN", values: ["alice"] }];
+      const segment = await setup("POST", "/api/admin/segments", { name, constraints });
+      const feature = await newFeature("segmented");
+      await setup("POST", `${envUrl(feature)}/strategies`, { name: "default", segments: [segment.id] });
+      return { params: { id: String(segment.id) }, body: { name, constraints: [] } };
+    },
+  },
   // An import into an environment with change requests on (docs/migrate-from-unleash.md#four-eyes).
   "POST /api/admin/features-batch/import": {
     direct: async () => ({
@@ -269,6 +280,8 @@ const GATED_WITHOUT_PROPOSAL: Record<string, { direct(): Promise<Request> }> = {
 
 /** Writes that touch a feature or name an environment but that the four-eyes rule does not cover, and why. */
 const NOT_GATED: Record<string, string> = {
+  "POST /api/admin/segments": "a new segment is used by no strategy",
+  "DELETE /api/admin/segments/{id}": "only a segment that no strategy uses is deleted (a 409 otherwise)",
   "POST /api/admin/projects/{projectId}/features": "a new feature is off, with nothing, in every environment",
   [`PUT ${FEATURE_PATH}`]: "a feature's description, type and impressionData are not environment state",
   [`PATCH ${FEATURE_PATH}`]: "as PUT: a feature's description, type, stale and impressionData are not environment state",
@@ -307,7 +320,13 @@ test("the table lists every write on a feature or an environment, gated or said 
     .filter(([, r]) => r.path.startsWith("/api/admin/") && procedures[r.procedurePath]!._def.type === "mutation")
     .filter(([, r]) => {
       const keys = inputKeys(procedures[r.procedurePath]!);
-      return keys.includes("featureName") || keys.includes("environment") || r.path.startsWith("/api/admin/projects/{projectId}/features");
+      return (
+        keys.includes("featureName") ||
+        keys.includes("environment") ||
+        r.path.startsWith("/api/admin/projects/{projectId}/features") ||
+        // A segment's constraints are part of every strategy that uses it.
+        r.path.startsWith("/api/admin/segments")
+      );
     })
     .map(([route]) => route);
   const unlisted = writes.filter((route) => !(route in GATED) && !(route in GATED_WITHOUT_PROPOSAL) && !(route in NOT_GATED));
@@ -334,6 +353,7 @@ async function storedState(): Promise<unknown> {
     environments: await db.selectFrom("feature_environments").selectAll().orderBy("feature_name").orderBy("environment_name").execute(),
     strategies: await db.selectFrom("feature_strategies").selectAll().orderBy("id").execute(),
     strategySegments: await db.selectFrom("feature_strategy_segments").selectAll().orderBy("strategy_id").execute(),
+    segments: await db.selectFrom("segments").selectAll().orderBy("id").execute(),
     dependencies: await db.selectFrom("feature_dependencies").selectAll().orderBy("child").orderBy("parent").execute(),
   };
 }
@@ -394,6 +414,30 @@ for (const [route, row] of Object.entries(GATED_WITHOUT_PROPOSAL)) {
     assert.equal(await storedState(), before, "a refused write stores nothing");
   });
 }
+
+test("a segment used only where change requests are off, or edited by an Admin, is edited directly", async () => {
+  const name = unique("ungated");
+  const constraints = [{ contextName: "userId", operator: "IN", values: ["alice"] }];
+  const segment = await setup("POST", "/api/admin/segments", { name, constraints });
+  const feature = await newFeature("ungated");
+  await setup("POST", `/api/admin/projects/default/features/${feature}/environments/development/strategies`, {
+    name: "default",
+    segments: [segment.id],
+  });
+  const edited = await srv.call("PUT", `/api/admin/segments/${segment.id}`, { headers: author.headers, body: { name, constraints: [] } });
+  assert.is(edited.status, 200, JSON.stringify(edited.json));
+  await setup("POST", `${envUrl(feature)}/strategies`, { name: "default", segments: [segment.id] });
+  const refused = await srv.call("PUT", `/api/admin/segments/${segment.id}`, { headers: author.headers, body: { name, constraints } });
+  assert.is(refused.status, 403);
+  assert.match(refused.json.message, `The segment "${name}" is used in the "${GATED_ENV}" environment of the project "default"`);
+  const byAdmin = await srv.call("PUT", `/api/admin/segments/${segment.id}`, { headers: admin, body: { name, constraints } });
+  assert.is(byAdmin.status, 200, JSON.stringify(byAdmin.json));
+  const stored = await db.selectFrom("segments").select("constraints").where("id", "=", segment.id).executeTakeFirstOrThrow();
+  assert.equal(
+    stored.constraints,
+    constraints.map((c) => ({ ...c, caseInsensitive: false, inverted: false })),
+  );
+});
 
 test.after(async () => {
   await srv.close();

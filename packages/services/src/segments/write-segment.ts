@@ -1,7 +1,7 @@
 import type { Database } from "@vexil/db";
 import type { Kysely, Transaction } from "kysely";
-import type { Principal } from "../auth/principal.ts";
-import { ConflictError, NameExistsError, ValidationError } from "../errors/domain-error.ts";
+import { type Principal, principalHasPermission } from "../auth/principal.ts";
+import { ConflictError, NameExistsError, NoAccessError, ValidationError } from "../errors/domain-error.ts";
 import { parseInput } from "../errors/parse-input.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { getSegment } from "./list-segments.ts";
@@ -44,11 +44,43 @@ export async function createSegment(db: Kysely<Database>, by: Principal | null, 
   });
 }
 
+/**
+ * The four-eyes rule for a segment (docs/change-requests.md#four-eyes): editing it changes every
+ * strategy that uses it, so where one of those is in an environment with change requests on, only a
+ * holder of SKIP_CHANGE_REQUEST for that project may edit it directly.
+ */
+async function assertSegmentWriteAllowed(trx: Transaction<Database>, by: Principal | null, segment: Segment): Promise<void> {
+  const places = await trx
+    .selectFrom("feature_strategy_segments as fss")
+    .innerJoin("feature_strategies as fs", "fs.id", "fss.strategy_id")
+    .innerJoin("features as f", "f.name", "fs.feature_name")
+    .innerJoin("change_request_settings as crs", (join) =>
+      join.onRef("crs.project_id", "=", "f.project_id").onRef("crs.environment_name", "=", "fs.environment_name"),
+    )
+    .select(["f.project_id", "fs.environment_name"])
+    .distinct()
+    .where("fss.segment_id", "=", segment.id)
+    .where("f.archived_at", "is", null)
+    .where("crs.enabled", "=", true)
+    .orderBy("f.project_id")
+    .orderBy("fs.environment_name")
+    .execute();
+  for (const { project_id: projectId, environment_name: environment } of places) {
+    if (by && principalHasPermission(by, "SKIP_CHANGE_REQUEST", projectId)) continue;
+    throw new NoAccessError(
+      `The segment "${segment.name}" is used in the "${environment}" environment of the project "${projectId}", where change requests are enabled: ` +
+        `ask someone with the "SKIP_CHANGE_REQUEST" permission to edit it, or propose the change to the strategies that use it in a change request.`,
+      "SKIP_CHANGE_REQUEST",
+    );
+  }
+}
+
 /** Replaces a segment; one in use may not move to a project other than its strategies'. */
 export async function updateSegment(db: Kysely<Database>, by: Principal | null, id: number, input: unknown): Promise<Segment> {
   return inTransaction(db, async (trx) => {
     const values = await parseSegment(trx, input);
     const before = await getSegment(trx, id);
+    await assertSegmentWriteAllowed(trx, by, before);
     await assertNameFree(trx, values.name, id);
     if (values.project_id !== null) {
       const elsewhere = await trx
