@@ -90,7 +90,32 @@ const FUZZ_TAG = { type: "simple", value: "fuzz-tag" };
 await srv.call("POST", "/api/admin/tag-types", { body: { name: "fuzz-type" }, headers: admin.headers });
 await srv.call("POST", `/api/admin/features/${FEATURE}/tags`, { body: FUZZ_TAG, headers: admin.headers });
 
+// A segment that a production strategy of the feature uses: editing it edits what production serves (issue 51's bypass).
+const FUZZ_SEGMENT = { name: "fuzz-segment", constraints: [{ contextName: "userId", operator: "IN", values: ["alice"] }] };
+pools.segments = [(await srv.call("POST", "/api/admin/segments", { body: FUZZ_SEGMENT, headers: admin.headers })).json.id];
+await srv.call("POST", `/api/admin/projects/default/features/${FEATURE}/environments/production/strategies`, {
+  body: { name: "default", segments: pools.segments },
+  headers: admin.headers,
+});
+
+/** What production serves of the feature, segments included: only change requests and SKIP_CHANGE_REQUEST may change it. */
+async function servedInProduction(): Promise<string> {
+  const where = (qb: any) => qb.where("feature_name", "=", FEATURE).where("environment_name", "=", "production");
+  const environment = await where(db.selectFrom("feature_environments").select(["enabled", "variants"])).executeTakeFirst();
+  const strategies = await where(db.selectFrom("feature_strategies").selectAll()).orderBy("id").execute();
+  const segments = await db
+    .selectFrom("feature_strategy_segments as fss")
+    .innerJoin("segments as s", "s.id", "fss.segment_id")
+    .select(["fss.strategy_id", "s.constraints"])
+    .where("fss.strategy_id", "in", ["", ...strategies.map((r: { id: string }) => r.id)])
+    .orderBy("fss.strategy_id")
+    .orderBy("s.id")
+    .execute();
+  return JSON.stringify({ environment, strategies, segments });
+}
+
 function poolFor(path: string): (number | string)[] | undefined {
+  if (path.startsWith("/api/admin/segments/")) return pools.segments;
   if (path.startsWith("/scim/v2/Users/")) return pools.scimUsers;
   if (path.startsWith("/scim/v2/Groups/")) return pools.scimGroups;
   if (path.startsWith("/api/admin/groups/")) return pools.groups;
@@ -402,6 +427,9 @@ async function send(method: string, template: string, c: FuzzCase): Promise<void
   const label = `${method} ${path} as ${caller.kind} (${c.body.kind === "none" ? "no body" : c.body.label})`;
 
   const before = await dbSnapshot(db);
+  // Four eyes: only an Admin, or a change request's own routes, may change what production serves.
+  const guarded = caller.kind !== "admin" && caller.kind !== "adminToken" && !template.includes("/change-requests");
+  const served = guarded ? await servedInProduction() : undefined;
   const res = await http.request({ method: method as "GET", path, headers, body: payload });
   const text = String(res.headers["content-type"]).startsWith("text/event-stream") ? await firstEvent(res.body) : await res.body.text();
   requests++;
@@ -424,6 +452,7 @@ async function send(method: string, template: string, c: FuzzCase): Promise<void
       .map((k) => `${k} ${before[k]} -> ${after[k]}`);
     assert.equal(changed, [], `a rejected request changed the database (${changed.join(", ")}): ${where}`);
   }
+  if (guarded) assert.is(await servedInProduction(), served, `a caller without SKIP_CHANGE_REQUEST changed production: ${where}`);
   remember(template, method, res.statusCode, json);
   await revive(caller, template, res.statusCode);
 }
@@ -433,6 +462,74 @@ const operations = Object.entries(doc.paths as Record<string, Record<string, Jso
     .filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method))
     .map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
 );
+
+/** Requests of the shapes that found bugs (issue 51), sent as they are before the random ones, under the same checks. */
+const doubling = (n: number, target: (i: number) => string) =>
+  Array.from({ length: n }, (_, i) => ({ op: "copy", from: "", path: target(i) }));
+const SHAPES: { method: string; template: string; kind: PrincipalKind; params: Record<string, string>; body: unknown; label: string }[] = [
+  ...[
+    ["copies of the root, each doubling the flag", doubling(40, (i) => (i % 2 ? "/stale" : "/type"))],
+    ["a move of the root", [{ op: "move", from: "", path: "/description" }]],
+    ["150 operations", Array.from({ length: 150 }, () => ({ op: "test", path: "/name", value: FEATURE }))],
+  ].map(([label, body]) => ({
+    method: "PATCH",
+    template: "/api/admin/projects/{projectId}/features/{featureName}",
+    kind: "editor" as const,
+    params: { projectId: "default", featureName: FEATURE },
+    body,
+    label: label as string,
+  })),
+  {
+    method: "PATCH",
+    template: "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants",
+    kind: "editor",
+    params: { projectId: "default", featureName: FEATURE, environment: "development" },
+    body: doubling(40, () => "/-"),
+    label: "copies of the root into the variants",
+  },
+  {
+    method: "PATCH",
+    template: "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}",
+    kind: "editor",
+    params: { projectId: "default", featureName: FEATURE, environment: "development", strategyId: String(KNOWN.strategyId?.[0]) },
+    body: doubling(40, (i) => (i % 2 ? "/parameters/a" : "/title")),
+    label: "copies of the root into a strategy",
+  },
+  {
+    method: "PUT",
+    template: "/api/admin/segments/{id}",
+    kind: "editor",
+    params: { id: String(pools.segments?.[0]) },
+    body: { name: FUZZ_SEGMENT.name, constraints: [] },
+    label: "an Editor emptying a segment that production uses",
+  },
+  {
+    method: "POST",
+    template: "/api/admin/addons",
+    kind: "admin",
+    params: {},
+    body: {
+      provider: "webhook",
+      parameters: { url: "http://127.0.0.1:9/wild" },
+      events: ["feature-created"],
+      projects: ["*"],
+      environments: ["*"],
+    },
+    label: "an integration for every project and environment by wildcard",
+  },
+];
+
+test("the shapes that found bugs before: no 5xx, declared statuses, rejections change nothing, four eyes hold", async () => {
+  for (const shape of SHAPES) {
+    const params = Object.fromEntries(Object.entries(shape.params).map(([name, value]) => [name, { value, raw: false }]));
+    await send(shape.method, shape.template, {
+      caller: KINDS.indexOf(shape.kind),
+      params,
+      query: [],
+      body: { kind: "json", value: shape.body, label: shape.label },
+    });
+  }
+});
 
 test("every operation of the served document, fuzzed: no 5xx, declared statuses and bodies, rejections change nothing", async () => {
   console.log(`fuzz: seed ${SEED} (replay with VEXIL_FUZZ_SEED=${SEED}), ${RUNS} requests over ${operations.length} operations`);
