@@ -1,5 +1,6 @@
 import type { Database } from "@vexil/db";
-import { featureSearchQuerySchema, featureSearchResultStatements, featureSearchStatement, searchFeatures } from "@vexil/services";
+import { featureSearchQuerySchema, searchFeatures } from "@vexil/services";
+import { featureSearchResultStatements, featureSearchStatement } from "@vexil/services/testing";
 import { CompiledQuery, sql, type Updateable } from "kysely";
 import { test } from "uvu";
 import * as assert from "uvu/assert";

@@ -90,7 +90,7 @@ const FUZZ_TAG = { type: "simple", value: "fuzz-tag" };
 await srv.call("POST", "/api/admin/tag-types", { body: { name: "fuzz-type" }, headers: admin.headers });
 await srv.call("POST", `/api/admin/features/${FEATURE}/tags`, { body: FUZZ_TAG, headers: admin.headers });
 
-// A segment that a production strategy of the feature uses: editing it edits what production serves (issue 51's bypass).
+// A segment that a production strategy of the feature uses: editing it edits what production serves (the bypass a review found).
 const FUZZ_SEGMENT = { name: "fuzz-segment", constraints: [{ contextName: "userId", operator: "IN", values: ["alice"] }] };
 pools.segments = [(await srv.call("POST", "/api/admin/segments", { body: FUZZ_SEGMENT, headers: admin.headers })).json.id];
 await srv.call("POST", `/api/admin/projects/default/features/${FEATURE}/environments/production/strategies`, {
@@ -463,7 +463,7 @@ const operations = Object.entries(doc.paths as Record<string, Record<string, Jso
     .map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
 );
 
-/** Requests of the shapes that found bugs (issue 51), sent as they are before the random ones, under the same checks. */
+/** Requests of the shapes that found bugs before (a review's), sent as they are before the random ones, under the same checks. */
 const doubling = (n: number, target: (i: number) => string) =>
   Array.from({ length: n }, (_, i) => ({ op: "copy", from: "", path: target(i) }));
 const SHAPES: { method: string; template: string; kind: PrincipalKind; params: Record<string, string>; body: unknown; label: string }[] = [

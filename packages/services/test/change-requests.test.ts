@@ -6,18 +6,16 @@ import {
   type ChangeAction,
   createFeature,
   featureWithEnvironments,
-  loadChangeRequests,
   moveChangeRequest,
   NoAccessError,
   NotFoundError,
   type Principal,
-  requireChangeRequest,
   RootRole,
   runDueChangeRequests,
   setChangeRequestConfig,
-  type StateChange,
   ValidationError,
 } from "../src/index.ts";
+import { loadChangeRequests, requireChangeRequest, type StateChange } from "../src/testing.ts";
 import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 import { userPrincipals } from "./support/user-principals.ts";

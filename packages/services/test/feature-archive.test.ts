@@ -17,7 +17,6 @@ import {
   deleteFeatureStrategy,
   enableEnvironmentInProject,
   listFeatures,
-  loadClientFeatures,
   moveChangeRequest,
   NameExistsError,
   NoAccessError,
@@ -33,6 +32,7 @@ import {
   ValidationError,
   validateArchiveFeatures,
 } from "../src/index.ts";
+import { loadClientFeatures } from "../src/testing.ts";
 import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 import { userPrincipals } from "./support/user-principals.ts";

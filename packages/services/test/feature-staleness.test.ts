@@ -4,7 +4,6 @@ import * as assert from "uvu/assert";
 import {
   createFeature,
   createProject,
-  featureSearchResultStatements,
   listFeatureTypes,
   markFeaturesStale,
   markPotentiallyStaleFlags,
@@ -16,6 +15,7 @@ import {
   updateFeatureTypeLifetime,
   ValidationError,
 } from "../src/index.ts";
+import { featureSearchResultStatements } from "../src/testing.ts";
 import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 

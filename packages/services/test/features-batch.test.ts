@@ -15,7 +15,6 @@ import {
   exportFeatures,
   importFeatures,
   inSavepoint,
-  loadClientFeatures,
   NoAccessError,
   NotFoundError,
   type Principal,
@@ -26,6 +25,7 @@ import {
   ValidationError,
   validateImport,
 } from "../src/index.ts";
+import { loadClientFeatures } from "../src/testing.ts";
 import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 

@@ -1,7 +1,8 @@
 import { createTestDb } from "@vexil/db/testing";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createUser, DEFAULT_SESSION_POLICY, login, type LoginLimits, PasswordMismatch, RootRole, TooManyRequests } from "../src/index.ts";
+import { createUser, DEFAULT_SESSION_POLICY, login, PasswordMismatch, RootRole, TooManyRequests } from "../src/index.ts";
+import type { LoginLimits } from "../src/testing.ts";
 import { scryptHasher } from "./support/scrypt-hasher.ts";
 
 const testDb = await createTestDb();

@@ -7,14 +7,13 @@ import {
   createFeature,
   DomainError,
   featureWithEnvironments,
-  loadChangeRequests,
   moveChangeRequest,
   type Principal,
   RootRole,
   runDueChangeRequests,
   setChangeRequestConfig,
-  type StateChange,
 } from "../src/index.ts";
+import { loadChangeRequests, type StateChange } from "../src/testing.ts";
 import { openTestDb } from "./support/test-db.ts";
 import { userPrincipals } from "./support/user-principals.ts";
 

@@ -1,13 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  type ClientFeatureUpdate,
-  createClientScopeHub,
-  createFeature,
-  createServedFeatures,
-  loadClientFeatures,
-  setFeatureEnvironmentEnabled,
-} from "../src/index.ts";
+import { type ClientFeatureUpdate, createFeature, createServedFeatures, setFeatureEnvironmentEnabled } from "../src/index.ts";
+import { createClientScopeHub, loadClientFeatures } from "../src/testing.ts";
 import { openTestDb } from "./support/test-db.ts";
 
 const testDb = await openTestDb();

@@ -1,9 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import {
-  applyJsonPatch,
   createFeature,
-  type FeatureEnvironmentPath,
   featureEnvironmentVariants,
   type JsonPatchOperation,
   NotFoundError,
@@ -12,6 +10,7 @@ import {
   replaceFeatureEnvironmentVariants,
   ValidationError,
 } from "../src/index.ts";
+import { applyJsonPatch, type FeatureEnvironmentPath } from "../src/testing.ts";
 import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 

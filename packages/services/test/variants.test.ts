@@ -4,13 +4,13 @@ import {
   createEnvironment,
   createFeature,
   createProject,
-  type FeatureEnvironmentPath,
   featureEnvironmentVariants,
   NotFoundError,
   type Principal,
   replaceFeatureEnvironmentVariants,
   ValidationError,
 } from "../src/index.ts";
+import type { FeatureEnvironmentPath } from "../src/testing.ts";
 import { rejects } from "./support/rejects.ts";
 import { openTestDb } from "./support/test-db.ts";
 

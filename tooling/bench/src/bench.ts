@@ -1,4 +1,4 @@
-// The benchmark suite (issue 8). Not a test: `pnpm bench` at the root runs it. It makes a database
+// The benchmark suite. Not a test: `pnpm bench` at the root runs it. It makes a database
 // of its own on a real Postgres (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local one),
 // starts the server and two baselines as child processes, drives each with autocannon on
 // 127.0.0.1 only, prints one table, and drops the database. Knobs: see settings.ts.

@@ -1,5 +1,5 @@
 // How long a change written through one instance takes to be served by another instance's client
-// API (issue 16: within 1 s). Both instances share one database; the write goes through the admin
+// API (within 1 s). Both instances share one database; the write goes through the admin
 // API of A, and B is polled as an SDK would, with If-None-Match, until it serves the change.
 
 type Call = (

@@ -47,7 +47,7 @@ const POLLS = [
   },
 ];
 
-/** The target of a row: 0.5x of baseline (a) for OFREP's single flag, 0.7x for the repeated polls (issue 25). */
+/** The target of a row: 0.5x of baseline (a) for OFREP's single flag, 0.7x for the repeated polls. */
 export const pollTarget = (scenario: string) => (scenario === "POST OFREP flag" ? 0.5 : 0.7);
 
 /**

@@ -82,7 +82,7 @@ export async function runFrontendPollsScenario(o: FrontendScenarioOptions): Prom
 }
 
 /**
- * The frontend API answering browsers (issue 18): `GET /api/frontend` with a frontend token, one
+ * The frontend API answering browsers: `GET /api/frontend` with a frontend token, one
  * evaluation of every flag of the set per request, each request with another userId. Paired with
  * (a) bare node:http answering the same bytes from memory and (c) the SDK evaluating the same flags
  * in process; the server's req/s is its evaluations of the set per second.

@@ -9,7 +9,7 @@ import { rssMb, startTarget, stopTarget, withPeakRss } from "./processes.ts";
 import { check } from "./report.ts";
 import { serverStartArgs } from "./server-start-args.ts";
 
-/** Issue 28's targets for the embedded server's resident memory. */
+/** The targets for the embedded server's resident memory. */
 const IDLE_TARGET_MB = 200;
 const LOAD_TARGET_MB = 250;
 const PROJECT = "default";

@@ -1,4 +1,4 @@
-// The peer baseline (issue 25, BENCH_PEER=1): the real Unleash 8.2 on Node 24, started by
+// The peer baseline (BENCH_PEER=1): the real Unleash 8.2 on Node 24, started by
 // @vexil/unleash-peer as the peer tests start it, loaded with the bench's dataset through its own
 // admin API, and measured in turns with Vexil on the client API and the frontend API.
 import { spawnSync } from "node:child_process";

@@ -1,4 +1,4 @@
-// The search scenario (issue 24): GET /api/admin/search/features at many flags, and the client API
+// The search scenario: GET /api/admin/search/features at many flags, and the client API
 // with many archived flags in the database beside the live ones it serves.
 import type pg from "pg";
 import type { LoadSpec } from "./load.ts";

@@ -67,7 +67,7 @@ export interface BenchSettings {
   searchArrivals: number;
   /** Archived flags added beside the served ones for the client API's "archived" rows. */
   archivedFlags: number;
-  /** BENCH_ARCHIVE_FLAGS: live flags archived in one call (then revived), each round (issue 24's target: under 2 s at 1,000). */
+  /** BENCH_ARCHIVE_FLAGS: live flags archived in one call (then revived), each round (target: under 2 s at 1,000). */
   archiveFlags: number;
   /**
    * One scenario alone, for a quick look: "frontend" (about a minute), "polls" (of the frontend
