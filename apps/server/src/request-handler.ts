@@ -4,6 +4,7 @@ import {
   type ApiDeps,
   appRouter,
   authenticate,
+  presentedCredential,
   type Context,
   createApiHandler,
   createOpenApiDocument,
@@ -105,6 +106,14 @@ export function createRequestHandler({
     deps,
     db: deps.db,
     principal,
+    refusedCredential:
+      principal === null
+        ? (presentedCredential({
+            authorization: req.headers.authorization,
+            apiKey: req.headers["x-api-key"],
+            cookie: req.headers.cookie,
+          }) ?? undefined)
+        : undefined,
     log: requestLog,
     ip: clientAddress(req, trustedProxies),
     userAgent: req.headers["user-agent"] ?? null,

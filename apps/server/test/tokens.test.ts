@@ -67,6 +67,29 @@ test("each kind of token on an admin route: 200, 403 or 401", async () => {
   }
   const clientRes = await srv.call("GET", "/api/admin/environments", { headers: client });
   assert.is(clientRes.json.name, "NoAccessError");
+  // A refused credential and a missing one are told apart, over REST and tRPC.
+  const messages = async (headers: Record<string, string>) => [
+    (await srv.call("GET", "/api/admin/environments", { headers })).json.message,
+    (await srv.call("GET", "/trpc/environments.list", { headers })).json.error.message,
+  ];
+  const refused = "The API token sent is not valid: it is unknown, expired or revoked. Send a valid token in the Authorization header.";
+  assert.equal(await messages({ authorization: "*:*.0000000000000000000000000000" }), [refused, refused]);
+  assert.equal(await messages({ "x-api-key": "default:development.nope" }), [refused, refused]);
+  const missing = "You must log in or provide a valid API token to use this resource.";
+  assert.equal(await messages({}), [missing, missing]);
+  const ended = "Your session has ended or is not valid: log in again.";
+  assert.equal(await messages({ cookie: "vexil-session=Fe26.2**not-a-sealed-session" }), [ended, ended]);
+});
+
+test("a token for a project that does not exist is refused as an unknown environment is, and nothing is stored", async () => {
+  const body = { tokenName: "ghost", type: "client", projects: ["default", "no-such-project"], environment: "development" };
+  const res = await srv.call("POST", "/api/admin/api-tokens", { body, headers: admin });
+  assert.equal([res.status, res.json.name, res.json.message], [400, "ValidationError", 'There is no project "no-such-project".']);
+  const frontend = await srv.call("POST", "/api/admin/api-tokens", { body: { ...body, type: "frontend" }, headers: admin });
+  assert.is(frontend.status, 400);
+  assert.is((await srv.db.kysely.selectFrom("api_tokens").select("id").where("token_name", "=", "ghost").execute()).length, 0);
+  const made = await srv.call("POST", "/api/admin/api-tokens", { body: { ...body, projects: ["default"] }, headers: admin });
+  assert.is(made.status, 201);
 });
 
 test("client and frontend tokens name one environment: `*` is refused as Unleash refuses it, and one stored so keeps its projects", async () => {

@@ -67,6 +67,13 @@ function mayBeDecidedByProjectRoles(principal: Principal | null, access: Access)
   return Object.keys(principal.projectRoles).length > 0;
 }
 
+// A missing credential and a refused one are told apart, so that a caller knows whether to send one or to replace it.
+const REFUSED = {
+  none: "You must log in or provide a valid API token to use this resource.",
+  token: "The API token sent is not valid: it is unknown, expired or revoked. Send a valid token in the Authorization header.",
+  session: "Your session has ended or is not valid: log in again.",
+};
+
 /**
  * Throws the 401 or 403 of docs/errors.md#check-order, once a call: the REST bridge calls it before it
  * reads a body (so that 401 and 403 come before 415, 413 and 400), and a protected procedure calls it
@@ -78,10 +85,11 @@ export function checkAccess(
   access: Access,
   scope: AccessScope = {},
   beforePasswordChange = false,
+  refusedCredential?: "token" | "session",
 ): asserts principal is Principal {
   const { environment, projectId } = scope;
   if (access === "public") return;
-  if (!principal) throw new AuthenticationRequired();
+  if (!principal) throw new AuthenticationRequired(REFUSED[refusedCredential ?? "none"]);
   if (principal.kind === "user" && principal.passwordChangeRequired && !beforePasswordChange) {
     throw new NoAccessError("You logged in with the default password: change it first (POST /api/admin/user/change-password).");
   }

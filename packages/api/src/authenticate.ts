@@ -27,3 +27,14 @@ export function authenticate(
     return sessionId ? lookUpSessionPrincipal(deps.db, sessionId, deps.loginPolicy.sessions) : null;
   });
 }
+
+/** Which kind of credential a request carries, read as authenticate reads it: what a 401 names when it is refused. */
+export function presentedCredential(headers: {
+  authorization?: string | undefined;
+  apiKey?: string | string[] | undefined;
+  cookie?: string | undefined;
+}): "token" | "session" | null {
+  const apiKey = typeof headers.apiKey === "string" ? headers.apiKey : undefined;
+  if ((headers.authorization ?? apiKey)?.trim()) return "token";
+  return readSessionCookie(headers.cookie) ? "session" : null;
+}

@@ -49,6 +49,8 @@ export interface Context {
   db: Kysely<Database>;
   /** Who is calling; null for nobody. */
   principal: Principal | null;
+  /** The credential the request carried when it was refused (unknown, expired or revoked), so that a 401 says so. */
+  refusedCredential?: "token" | "session" | undefined;
   /** The request's logger: its lines carry the request's id (`reqId`). */
   log: Logger;
   ip: string;

@@ -8,5 +8,5 @@ export { routeLabelOf, setRouteLabel } from "./route-label.ts";
 export type { ErrorName } from "./error-response.ts";
 export { createOpenApiDocument } from "./openapi-document.ts";
 export { restRoutes } from "./rest-routes.ts";
-export { authenticate } from "./authenticate.ts";
+export { authenticate, presentedCredential } from "./authenticate.ts";
 export { createClientStreams } from "./client-streaming/client-streams.ts";

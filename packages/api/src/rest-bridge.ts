@@ -246,7 +246,13 @@ export function createRestBridge({ router, bodyLimit }: RestBridgeOptions): Rest
     failureRoute: FailureRoute,
   ): Promise<void> => {
     try {
-      checkAccess(ctx.principal, found.route.meta.access ?? "authenticated", scope, found.route.meta.beforePasswordChange);
+      checkAccess(
+        ctx.principal,
+        found.route.meta.access ?? "authenticated",
+        scope,
+        found.route.meta.beforePasswordChange,
+        ctx.refusedCredential,
+      );
       // A route without a body leaves any sent one unread, and it would hold the connection's next request hostage.
       if (!found.route.hasBody) req.resume();
       // A raw route (an SDK poll) goes straight to its handler, with its body when it has one: no frame

@@ -147,7 +147,7 @@ export const protectedProcedure = t.procedure.use(({ ctx, meta, getRawInput, nex
       if (!ctx.accessChecked) {
         const access = meta?.access ?? "authenticated";
         const scope = await accessScopeFor(ctx.db, ctx.principal, access, raw, meta?.projectField);
-        checkAccess(ctx.principal, access, scope, meta?.beforePasswordChange);
+        checkAccess(ctx.principal, access, scope, meta?.beforePasswordChange, ctx.refusedCredential);
       }
       assertStorableText(raw);
     },

@@ -73,6 +73,14 @@ export async function createApiToken(
       if (!known) {
         throw new ValidationError(`There is no environment "${environment}".`, [{ path: "environment", message: "unknown environment" }]);
       }
+      const named = projects.filter((p) => p !== "*");
+      // Held until the token is stored, so that a project is not deleted under a token made for it.
+      const found = named.length ? await trx.selectFrom("projects").select("id").where("id", "in", named).forKeyShare().execute() : [];
+      const unknown = named.filter((p) => !found.some((f) => f.id === p));
+      if (unknown.length) {
+        const list = unknown.map((p) => `"${p}"`).join(", ");
+        throw new ValidationError(`There is no project ${list}.`, [{ path: "projects", message: "unknown project" }]);
+      }
     }
     // A SCIM token looks like no SDK's, as a personal token does: `scim:<secret>`.
     const secret = input.type === "scim" ? `scim:${newSecret()}` : `${tokenPrefix(input.type, projects, environment)}.${newSecret()}`;
