@@ -172,4 +172,28 @@ test("the review's patch bomb: a PATCH whose copies double the flag is a 400 at 
   assert.equal(await db.selectFrom("features").selectAll().where("name", "=", "dos").executeTakeFirstOrThrow(), before);
 });
 
+test("a body that breaks the schema is told in a sentence: which field, and what it must be", async () => {
+  const cases: [string, string, unknown, string][] = [
+    ["POST", "/auth/simple/login", { username: "admin" }, "The request is not valid: password is required."],
+    ["POST", "/api/admin/projects/default/features", { name: "typed", type: 5 }, "The request is not valid: type must be a text."],
+    [
+      "POST",
+      "/api/admin/projects/default/features",
+      { name: "extra", bogus: 1 },
+      'The request is not valid: the body has a field it does not know: "bogus".',
+    ],
+    [
+      "POST",
+      "/api/admin/api-tokens",
+      { tokenName: "t", type: "nope" },
+      'The request is not valid: type must be one of "admin", "client", "frontend", "scim".',
+    ],
+  ];
+  for (const [method, path, body, message] of cases) {
+    const res = await srv.call(method, path, { body, headers: admin });
+    assertError(res, 400, "ValidationError");
+    assert.is(res.json.message, message);
+  }
+});
+
 test.run();

@@ -3,8 +3,10 @@ import { TRPCError } from "@trpc/server";
 import { isDatabaseUnavailable, isStatementTimeout } from "@vexil/db";
 import {
   DomainError,
+  detailsSentence,
   type DomainErrorName,
   NotFoundError,
+  issueDetail,
   ServiceUnavailable,
   TooManyRequests,
   ValidationError,
@@ -65,12 +67,8 @@ export const STATUS_BY_NAME = {
 const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
 function fromZod(error: ZodError): ValidationError {
-  const details = error.issues.map((issue) => ({
-    path: issue.path.map(String).join("."),
-    message: issue.message,
-  }));
-  const message = details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ");
-  return new ValidationError(`Request validation failed: ${message}`, details);
+  const details = error.issues.map((issue) => issueDetail(issue));
+  return new ValidationError(`The request is not valid: ${detailsSentence(details, "the body")}`, details);
 }
 
 function classify(error: unknown): DomainError | TransportError | { unexpected: unknown } {

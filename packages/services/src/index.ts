@@ -1,5 +1,6 @@
 // Errors, permissions and who is calling.
 export * from "./errors/domain-error.ts";
+export { detailsSentence, issueDetail } from "./errors/issue-sentence.ts";
 export * from "./auth/permissions.ts";
 export * from "./auth/principal.ts";
 export { forgetExpiredAuthRecords } from "./auth/forget-expired-auth-records.ts";

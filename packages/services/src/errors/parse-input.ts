@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ValidationError } from "./domain-error.ts";
+import { detailsSentence, issueDetail } from "./issue-sentence.ts";
 
 /**
  * Parses a value with a zod schema, or throws a ValidationError whose details name each field
@@ -8,9 +9,6 @@ import { ValidationError } from "./domain-error.ts";
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, path: string, what: string): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const details = parsed.error.issues.map((issue) => ({
-    path: [path, ...issue.path.map(String)].filter(Boolean).join("."),
-    message: issue.message,
-  }));
-  throw new ValidationError(`${what} is not valid: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, details);
+  const details = parsed.error.issues.map((issue) => issueDetail(issue, path));
+  throw new ValidationError(`${what} is not valid: ${detailsSentence(details, "it")}`, details);
 }
