@@ -225,6 +225,27 @@ test("filters: another project's or environment's events are not queued; a body 
   await srv.call("PUT", `/api/admin/addons/${addonId}`, { headers: admin, body: { enabled: false } });
 });
 
+test("`*` in projects and environments means all of them, as in Unleash", async () => {
+  const created = await srv.call("POST", "/api/admin/addons", {
+    headers: admin,
+    body: {
+      provider: "webhook",
+      parameters: { url: receiver.url },
+      events: ["feature-environment-enabled"],
+      projects: ["*"],
+      environments: ["*"],
+    },
+  });
+  assert.is(created.status, 201, JSON.stringify(created.json));
+  const name = unique("wildcard");
+  await createFeature(name);
+  const res = await srv.call("POST", `/api/admin/projects/default/features/${name}/environments/development/on`, { headers: admin });
+  assert.is(res.status, 200, JSON.stringify(res.json));
+  const key = `vexil-${created.json.id}-${await eventIdOf("feature-environment-enabled", name)}`;
+  await until(() => receiver.keys().has(key), "the event delivered to the wildcard integration", 10_000);
+  await srv.call("PUT", `/api/admin/addons/${created.json.id}`, { headers: admin, body: { enabled: false } });
+});
+
 test("delivery never slows a write: writes answer at once while the receiver hangs", async () => {
   const hanging = await startWebhookReceiver();
   hanging.hang = true;
