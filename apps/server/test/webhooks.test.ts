@@ -225,6 +225,27 @@ test("filters: another project's or environment's events are not queued; a body 
   await srv.call("PUT", `/api/admin/addons/${addonId}`, { headers: admin, body: { enabled: false } });
 });
 
+test("a JSON body template inserts text JSON-escaped: quotes and backslashes in a description keep the body valid", async () => {
+  const created = await srv.call("POST", "/api/admin/addons", {
+    headers: admin,
+    body: {
+      provider: "webhook",
+      parameters: { url: receiver.url, bodyTemplate: '{"flag": "{{event.featureName}}", "about": "{{event.data.description}}"}' },
+      events: ["feature-created"],
+    },
+  });
+  assert.is(created.status, 201, JSON.stringify(created.json));
+  const name = unique("escaped");
+  const description = 'say "hi" \\ C:\\path\\ and a \\"quoted\\" end';
+  const res = await srv.call("POST", "/api/admin/projects/default/features", { headers: admin, body: { name, description } });
+  assert.is(res.status, 201, JSON.stringify(res.json));
+  const key = `vexil-${created.json.id}-${await eventIdOf("feature-created", name)}`;
+  await until(() => receiver.keys().has(key), "the templated delivery", 10_000);
+  const body = receiver.received.find((r) => r.headers["idempotency-key"] === key)?.body ?? "";
+  assert.equal(JSON.parse(body), { flag: name, about: description }, body);
+  await srv.call("PUT", `/api/admin/addons/${created.json.id}`, { headers: admin, body: { enabled: false } });
+});
+
 test("`*` in projects and environments means all of them, as in Unleash", async () => {
   const created = await srv.call("POST", "/api/admin/addons", {
     headers: admin,
