@@ -5,7 +5,7 @@ import { peerSuite } from "./support/peer-steps.ts";
 // statuses, the same fields where both keep them. Nothing is delivered: no flag is created.
 const suite = await peerSuite("peer addons");
 if (suite) {
-  const { step, differs } = suite;
+  const { step } = suite;
   const webhook = {
     provider: "webhook",
     enabled: true,
@@ -38,15 +38,7 @@ if (suite) {
   step("an integration that does not exist", "GET", "/api/admin/addons/999", undefined, 404);
   step("delete it", "DELETE", "/api/admin/addons/1", undefined, 200);
   step("gone", "GET", "/api/admin/addons/1", undefined, 404);
-  differs(
-    "a receiver on a private address",
-    "POST",
-    "/api/admin/addons",
-    { ...webhook, parameters: { url: "http://127.0.0.1:9/hook" } },
-    400,
-    201,
-    "Unleash refuses URLs whose host is private; Vexil's integrations are the admins' and often reach an internal receiver: docs/webhooks.md#providers",
-  );
+  step("a receiver on a private address", "POST", "/api/admin/addons", { ...webhook, parameters: { url: "http://127.0.0.1:9/hook" } }, 400);
 }
 
 test.run();

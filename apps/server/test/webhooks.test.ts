@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { createAddon } from "@vexil/services";
 import { sql } from "kysely";
 import { until } from "./support/eventually.ts";
 import { adminToken, userWithRole } from "./support/principals.ts";
@@ -267,6 +268,99 @@ test("`*` in projects and environments means all of them, as in Unleash", async 
   await srv.call("PUT", `/api/admin/addons/${created.json.id}`, { headers: admin, body: { enabled: false } });
 });
 
+test("without WEBHOOK_ALLOW_PRIVATE_TARGETS, URLs on or resolving to internal addresses are a 400 and store nothing", async () => {
+  const strict = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "false" });
+  try {
+    const token = await adminToken(strict);
+    const port = new URL(receiver.url).port;
+    const urls = [
+      receiver.url,
+      `http://localhost:${port}/hook`,
+      "http://10.0.0.5:8080/hook",
+      "http://172.20.1.1/hook",
+      "http://192.168.1.10/hook",
+      "http://169.254.169.254/latest/meta-data",
+      "http://0.0.0.0/hook",
+      "http://[::]/hook",
+      "http://[::1]/hook",
+      "http://[fd00::1]/hook",
+      "http://[fe80::1]/hook",
+      "http://[::ffff:127.0.0.1]/hook",
+      "http://[::ffff:10.0.0.5]/hook",
+    ];
+    for (const [i, url] of urls.entries()) {
+      const provider = i % 2 ? "slack" : "webhook";
+      const res = await strict.call("POST", "/api/admin/addons", {
+        headers: token,
+        body: { provider, parameters: { url }, events: ["feature-created"] },
+      });
+      assert.is(res.status, 400, `${provider} ${url}: ${JSON.stringify(res.json)}`);
+      assert.is(res.json.name, "ValidationError");
+      assert.equal(
+        res.json.details.map((d: { path: string }) => d.path),
+        ["parameters.url"],
+      );
+      assert.match(res.json.message, /parameters\.url must not be on a loopback, private, link-local or unspecified address/);
+    }
+    assert.is(Number((await strict.db.kysely.selectFrom("addons").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n), 0);
+
+    // A public address is taken; changing it to an internal one is refused and keeps it.
+    const created = await strict.call("POST", "/api/admin/addons", {
+      headers: token,
+      body: { provider: "webhook", parameters: { url: "https://93.184.215.14/hook" }, events: ["feature-created"] },
+    });
+    assert.is(created.status, 201, JSON.stringify(created.json));
+    const moved = await strict.call("PUT", `/api/admin/addons/${created.json.id}`, {
+      headers: token,
+      body: { parameters: { url: receiver.url } },
+    });
+    assert.is(moved.status, 400, JSON.stringify(moved.json));
+    assert.equal(
+      moved.json.details.map((d: { path: string }) => d.path),
+      ["parameters.url"],
+    );
+    const stored = await strict.db.kysely.selectFrom("addons").select("parameters").executeTakeFirstOrThrow();
+    assert.equal(stored.parameters, { url: "https://93.184.215.14/hook" });
+  } finally {
+    await strict.close();
+  }
+});
+
+test("without WEBHOOK_ALLOW_PRIVATE_TARGETS, a delivery to an internal address fails at once, saying only that", async () => {
+  const strict = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "false", WEBHOOK_POLL_INTERVAL_MS: "100" });
+  try {
+    const token = await adminToken(strict);
+    // Saved while the setting allowed it (or a name that resolved elsewhere then): the delivery checks again.
+    const port = new URL(receiver.url).port;
+    const ids: number[] = [];
+    for (const url of [receiver.url, `http://localhost:${port}/hook`]) {
+      const fields = { provider: "webhook", parameters: { url }, events: ["feature-created"] };
+      ids.push((await createAddon(strict.db.kysely, null, fields, { allowPrivateTargets: true })).id);
+    }
+    const name = unique("inside");
+    const res = await strict.call("POST", "/api/admin/projects/default/features", { headers: token, body: { name } });
+    assert.is(res.status, 201, JSON.stringify(res.json));
+    for (const id of ids) {
+      await until(
+        async () =>
+          (await strict.call("GET", `/api/admin/addons/${id}/events`, { headers: token })).json.integrationEvents[0]?.state === "failed",
+        `the delivery of integration ${id} refused`,
+        10_000,
+      );
+      const shown = (await strict.call("GET", `/api/admin/addons/${id}/events`, { headers: token })).json.integrationEvents[0];
+      assert.is(shown.lastError, "The target address is not allowed.");
+      assert.is(shown.lastStatus, null);
+      assert.is(shown.attempts, 1, "not retried: the rule, not the receiver, refused it");
+    }
+    assert.not.ok(
+      receiver.received.some((r) => r.body.includes(name)),
+      "nothing reached the receiver",
+    );
+  } finally {
+    await strict.close();
+  }
+});
+
 test("delivery never slows a write: writes answer at once while the receiver hangs", async () => {
   const hanging = await startWebhookReceiver();
   hanging.hang = true;
@@ -318,7 +412,9 @@ test("a receiver that refuses for 30 s gets every event exactly once when it is 
   );
   const failing = await srv.call("GET", `/api/admin/addons/${addonId}/events`, { headers: admin });
   assert.is(failing.json.integrationEvents[0].state, "pending");
-  assert.match(failing.json.integrationEvents[0].lastError, /ECONNREFUSED/);
+  // docs/security.md: no error text, which would name the address and port tried.
+  assert.is(failing.json.integrationEvents[0].lastError, "The receiver could not be reached.");
+  assert.is(failing.json.integrationEvents[0].lastStatus, null);
   await until(() => Date.now() - refusedFrom >= 30_000, "30 s of refusal", 40_000);
   const start = receiver.received.length;
   await receiver.reopen();
@@ -357,6 +453,7 @@ test("a delivery failing past WEBHOOK_GIVE_UP_AFTER_MS is recorded as failed and
     );
     const shown = (await quick.call("GET", `/api/admin/addons/${created.json.id}/events`, { headers: token })).json.integrationEvents[0];
     assert.is(shown.lastStatus, 500);
+    assert.is(shown.lastError, "The receiver answered 500.");
     assert.ok(shown.attempts > 1);
     assert.is(shown.nextAttemptAt, null);
     const scrape = await quick.call("GET", "/internal-backstage/prometheus");

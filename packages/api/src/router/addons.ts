@@ -54,7 +54,7 @@ export const addonsRouter = {
     .input(z.strictObject(addonFieldsShape))
     .output(addonSchema)
     .mutation(async ({ ctx, input }) => {
-      const addon = await createAddon(ctx.db, ctx.principal, input);
+      const addon = await createAddon(ctx.db, ctx.principal, input, ctx.deps.addonTargets);
       ctx.setHeader("location", `/api/admin/addons/${addon.id}`);
       return toJson(addonView(addon, "all"));
     }),
@@ -91,7 +91,7 @@ export const addonsRouter = {
     )
     .output(addonSchema)
     .mutation(async ({ ctx, input: { id, ...changes } }) =>
-      toJson(addonView(await updateAddon(ctx.db, ctx.principal, id, changes), "parameters")),
+      toJson(addonView(await updateAddon(ctx.db, ctx.principal, id, changes, ctx.deps.addonTargets), "parameters")),
     ),
 
   delete: protectedProcedure

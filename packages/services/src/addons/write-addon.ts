@@ -5,6 +5,7 @@ import type { Principal } from "../auth/principal.ts";
 import { appendEvent } from "../events/append-event.ts";
 import { inTransaction } from "../transactions/in-transaction.ts";
 import { type Addon, type AddonFields, addonFromRow, addonView, assertValidAddon, MASKED } from "./addon.ts";
+import { assertAllowedTarget, type TargetPolicy } from "./addon-target.ts";
 import { lockAddon } from "./list-addons.ts";
 
 /** What a PUT changes: a field left undefined keeps its value, a null description clears it. */
@@ -22,10 +23,11 @@ export interface AddonChanges {
  * Stores a new integration with its `addon-config-created` event (as Unleash names it). Without a
  * `signingSecret` parameter one is made up; the caller sees it once, in this answer.
  */
-export async function createAddon(db: Kysely<Database>, by: Principal | null, fields: AddonFields): Promise<Addon> {
+export async function createAddon(db: Kysely<Database>, by: Principal | null, fields: AddonFields, targets: TargetPolicy): Promise<Addon> {
+  const { signingSecret = newSecret(), ...parameters } = fields.parameters;
+  assertValidAddon({ ...fields, parameters: { ...parameters, signingSecret } });
+  await assertAllowedTarget(parameters.url as string, targets);
   return inTransaction(db, async (trx) => {
-    const { signingSecret = newSecret(), ...parameters } = fields.parameters;
-    assertValidAddon({ ...fields, parameters: { ...parameters, signingSecret } });
     const row = await trx
       .insertInto("addons")
       .values({
@@ -51,7 +53,13 @@ export async function createAddon(db: Kysely<Database>, by: Principal | null, fi
  * parameter sent back as `*****` keeps its stored value (docs/webhooks.md#sensitive-parameters).
  * Deliveries already queued keep going to the URL they were queued for: they read it when sent.
  */
-export async function updateAddon(db: Kysely<Database>, by: Principal | null, id: number, changes: AddonChanges): Promise<Addon> {
+export async function updateAddon(
+  db: Kysely<Database>,
+  by: Principal | null,
+  id: number,
+  changes: AddonChanges,
+  targets: TargetPolicy,
+): Promise<Addon> {
   return inTransaction(db, async (trx) => {
     const before = await lockAddon(trx, id);
     const stored: Record<string, string> = { ...before.parameters, signingSecret: before.signingSecret };
@@ -70,6 +78,7 @@ export async function updateAddon(db: Kysely<Database>, by: Principal | null, id
       environments: changes.environments ?? before.environments,
     };
     assertValidAddon({ ...next, parameters: { ...parameters, signingSecret } });
+    await assertAllowedTarget(parameters.url as string, targets);
     const row = await trx
       .updateTable("addons")
       .set({
