@@ -35,13 +35,14 @@ async function eventIdOf(type: string, featureName: string): Promise<number> {
 const countRows = async (table: "addons" | "addon_deliveries") =>
   Number((await db.selectFrom(table).select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n);
 
-test("the addon API: create (the secret shown once), list with providers, read, change, delete", async () => {
+test("the addon API: create (the secret shown once), list with providers, read, change, delete; secrets never answered", async () => {
+  const authorization = "Bearer ci-token-that-stays-here";
   const created = await srv.call("POST", "/api/admin/addons", {
     headers: admin,
     body: {
       provider: "webhook",
       description: "CI",
-      parameters: { url: receiver.url, customHeaders: '{"X-Team": "flags"}' },
+      parameters: { url: receiver.url, customHeaders: '{"X-Team": "flags"}', authorization },
       events: ["feature-archived"],
       projects: ["default"],
     },
@@ -49,13 +50,13 @@ test("the addon API: create (the secret shown once), list with providers, read, 
   assert.is(created.status, 201, JSON.stringify(created.json));
   assert.is(created.headers.location, `/api/admin/addons/${created.json.id}`);
   assert.is(created.json.enabled, true);
-  // The create's answer shows what was sent, as Unleash's does; reads mask it.
-  assert.is(created.json.parameters.url, receiver.url);
-  const secret = created.json.parameters.signingSecret as string;
+  // docs/webhooks.md#sensitive-parameters: masked in every answer, but for the made-up signing secret, once.
+  const { signingSecret: secret, ...shown } = created.json.parameters;
+  assert.equal(shown, { url: "*****", customHeaders: "*****", authorization: "*****" });
   assert.ok(secret.length >= 16 && secret !== "*****", "the create answer shows the made-up secret");
   const stored = await db.selectFrom("addons").selectAll().where("id", "=", created.json.id).executeTakeFirstOrThrow();
   assert.is(stored.signing_secret, secret);
-  assert.equal(stored.parameters, { url: receiver.url, customHeaders: '{"X-Team": "flags"}' });
+  assert.equal(stored.parameters, { url: receiver.url, customHeaders: '{"X-Team": "flags"}', authorization });
 
   const list = await srv.call("GET", "/api/admin/addons", { headers: admin });
   assert.is(list.status, 200);
@@ -64,21 +65,18 @@ test("the addon API: create (the secret shown once), list with providers, read, 
     ["webhook", "slack"],
   );
   const listed = list.json.addons.find((a: { id: number }) => a.id === created.json.id);
-  assert.equal(listed.parameters, { url: "*****", customHeaders: "*****", signingSecret: "*****" }, "never shown again");
+  const masked = { url: "*****", customHeaders: "*****", authorization: "*****", signingSecret: "*****" };
+  assert.equal(listed.parameters, masked, "never shown again");
 
-  // ***** sent back keeps the stored value; a left-out secret is kept; other fields change.
+  // ***** sent back keeps the stored value (the secret's too); other fields change.
   const put = await srv.call("PUT", `/api/admin/addons/${created.json.id}`, {
     headers: admin,
-    body: {
-      parameters: { ...listed.parameters, signingSecret: undefined },
-      events: ["feature-archived", "feature-revived"],
-      description: null,
-    },
+    body: { parameters: listed.parameters, events: ["feature-archived", "feature-revived"], description: null },
   });
   assert.is(put.status, 200, JSON.stringify(put.json));
   assert.equal(put.json.events, ["feature-archived", "feature-revived"]);
   assert.is(put.json.description, null);
-  assert.equal(put.json.parameters, { url: receiver.url, customHeaders: '{"X-Team": "flags"}', signingSecret: "*****" });
+  assert.equal(put.json.parameters, masked, "nor in the answer to a change");
   const after = await db.selectFrom("addons").selectAll().where("id", "=", created.json.id).executeTakeFirstOrThrow();
   assert.equal(after.parameters, stored.parameters);
   assert.is(after.signing_secret, secret);
@@ -86,15 +84,57 @@ test("the addon API: create (the secret shown once), list with providers, read, 
   const got = await srv.call("GET", `/api/admin/addons/${created.json.id}`, { headers: admin });
   assert.is(got.status, 200);
   assert.equal(got.json.events, ["feature-archived", "feature-revived"]);
+  assert.equal(got.json.parameters, masked);
 
   const removed = await srv.call("DELETE", `/api/admin/addons/${created.json.id}`, { headers: admin });
   assert.is(removed.status, 200);
+  assert.equal(removed.json.parameters, masked);
   assert.is((await srv.call("GET", `/api/admin/addons/${created.json.id}`, { headers: admin })).status, 404);
   assert.is((await srv.call("GET", `/api/admin/addons/${created.json.id}/events`, { headers: admin })).status, 404);
-  const types = (await db.selectFrom("events").select("type").where("type", "like", "addon-config-%").orderBy("id").execute()).map(
-    (r) => r.type,
+  const events = await db
+    .selectFrom("events")
+    .select(["type", "data", "pre_data"])
+    .where("type", "like", "addon-config-%")
+    .orderBy("id")
+    .execute();
+  assert.equal(
+    events.map((e) => e.type),
+    ["addon-config-created", "addon-config-updated", "addon-config-deleted"],
   );
-  assert.equal(types, ["addon-config-created", "addon-config-updated", "addon-config-deleted"]);
+  const recorded = JSON.stringify(events);
+  for (const value of [receiver.url, authorization, "X-Team", secret]) assert.not.ok(recorded.includes(value), `the events hold ${value}`);
+});
+
+test("a PUT to a new URL must enter its secrets again: a ***** is not carried to it", async () => {
+  const authorization = "Bearer for-the-first-receiver-only";
+  const created = await srv.call("POST", "/api/admin/addons", {
+    headers: admin,
+    body: { provider: "webhook", parameters: { url: receiver.url, authorization }, events: ["feature-archived"], enabled: false },
+  });
+  assert.is(created.status, 201, JSON.stringify(created.json));
+  const moved = await srv.call("PUT", `/api/admin/addons/${created.json.id}`, {
+    headers: admin,
+    body: { parameters: { url: "https://93.184.215.14/elsewhere", authorization: "*****" } },
+  });
+  assert.is(moved.status, 400, JSON.stringify(moved.json));
+  assert.is(moved.json.name, "ValidationError");
+  assert.equal(moved.json.details, [
+    {
+      path: "parameters.authorization",
+      message: "must be entered again when the url changes: a stored secret is not sent to a new address",
+    },
+  ]);
+  const stored = await db.selectFrom("addons").select("parameters").where("id", "=", created.json.id).executeTakeFirstOrThrow();
+  assert.equal(stored.parameters, { url: receiver.url, authorization });
+  // Entered again, it is taken; the signing secret, which never leaves Vexil, is kept.
+  const reentered = await srv.call("PUT", `/api/admin/addons/${created.json.id}`, {
+    headers: admin,
+    body: { parameters: { url: "https://93.184.215.14/elsewhere", authorization: "Bearer new", signingSecret: "*****" } },
+  });
+  assert.is(reentered.status, 200, JSON.stringify(reentered.json));
+  const after = await db.selectFrom("addons").select("parameters").where("id", "=", created.json.id).executeTakeFirstOrThrow();
+  assert.equal(after.parameters, { url: "https://93.184.215.14/elsewhere", authorization: "Bearer new" });
+  await srv.call("DELETE", `/api/admin/addons/${created.json.id}`, { headers: admin });
 });
 
 test("bad integrations are a 400 naming each problem, and store nothing", async () => {
@@ -146,6 +186,7 @@ test("a burst of writes arrives exactly once each, signed, with its idempotency 
     },
   });
   assert.is(created.status, 201);
+  assert.is(created.json.parameters.signingSecret, "*****", "a secret the caller sent is not echoed");
   const addonId = created.json.id as number;
   const names = Array.from({ length: 40 }, () => unique("burst"));
   const start = receiver.received.length;
