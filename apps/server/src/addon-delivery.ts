@@ -1,6 +1,6 @@
 import type { Logger } from "@vexil/api";
 import type { DatabaseConnection } from "@vexil/db";
-import { ADDON_DELIVERIES_CHANNEL, type AttemptOutcome, type DeliveryPolicy, deliverAddonEvents } from "@vexil/services";
+import { ADDON_DELIVERIES_CHANNEL, type AttemptOutcome, createAddonSender, type DeliveryPolicy, deliverAddonEvents } from "@vexil/services";
 import type { Config } from "./config.ts";
 
 export interface AddonDelivery {
@@ -32,13 +32,14 @@ export function startAddonDelivery(
     batchSize: BATCH_SIZE,
     consoleUrl: config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`,
   };
+  const sender = createAddonSender({ allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
   let stopped = intervalMs === 0;
   let again = false;
   let running: Promise<void> | undefined;
 
   const drain = async () => {
     for (;;) {
-      const outcomes = await deliverAddonEvents(db.kysely, policy);
+      const outcomes = await deliverAddonEvents(db.kysely, policy, sender.send);
       for (const outcome of outcomes) onOutcome(outcome);
       const failed = outcomes.filter((o) => o.outcome !== "delivered").length;
       if (failed) log.warn({ failed, delivered: outcomes.length - failed }, "integration deliveries failed; retried later unless given up");
@@ -78,6 +79,7 @@ export function startAddonDelivery(
       if (timer) clearInterval(timer);
       await listener?.close();
       await running;
+      await sender.close();
     },
   };
 }

@@ -95,6 +95,7 @@ export function createApiDeps(config: Config, db: DatabaseConnection, log: Logge
     consoleEvents,
     clientMetrics: createClientMetricsBuffer(),
     oidc: oidc ? { settings: oidc, client: createOidcClient(oidc) } : null,
+    addonTargets: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
   };
   return {
     deps,

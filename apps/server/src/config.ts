@@ -108,6 +108,8 @@ const schema = z.object({
   WEBHOOK_GIVE_UP_AFTER_MS: int(1_000, 30 * 86_400_000).default(86_400_000),
   /** One attempt's time limit (a claimed delivery comes back to every instance after twice this). */
   WEBHOOK_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  /** true lets integrations be saved with, and deliver to, loopback and private addresses (docs/webhooks.md#private-addresses). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
   /** Days of SDK metrics kept (per day) before today; older ones are deleted by housekeeping (docs/sdk-protocols.md#metrics-storage). */
   METRICS_RETENTION_DAYS: int(2, 36_500).default(90),
   /** Streams (`GET /api/client/streaming`) one instance keeps open; past it SDKs are told to poll. */

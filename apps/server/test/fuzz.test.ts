@@ -72,7 +72,7 @@ for (let i = 0; i < 3; i++) {
   pools.users!.push((await createUser(db, hasher, null, { username: `fuzz-victim-${i}`, rootRole: RootRole.Viewer })).id);
   pools.tokens!.push((await createApiToken(db, null, { tokenName: `fuzz-${i}`, type: "client" })).id);
   const hook = { provider: "webhook", parameters: { url: `http://127.0.0.1:9/fuzz-${i}` }, events: ["feature-created"] };
-  pools.addons!.push((await createAddon(db, null, hook)).id);
+  pools.addons!.push((await createAddon(db, null, hook, { allowPrivateTargets: true })).id);
   const member = await createScimUser(db, idp, { userName: `fuzz-scim-${i}`, emails: [{ value: `fuzz-scim-${i}@example.com` }] });
   pools.scimUsers!.push(member.id);
   const group = await createScimGroup(db, idp, { displayName: `fuzz-scim-group-${i}`, members: [{ value: member.id }] });

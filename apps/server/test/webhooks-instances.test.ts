@@ -21,7 +21,10 @@ const FAST = {
   WEBHOOK_POLL_INTERVAL_MS: "200",
   // A claim comes back after twice this: what a killed instance was sending is sent again by the next.
   WEBHOOK_TIMEOUT_MS: "1000",
+  // The receiver listens on 127.0.0.1.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
 };
+const RECEIVER_ON_LOOPBACK = { allowPrivateTargets: true };
 
 /** The keys the receiver should have: one per stored event the integration listens to. */
 async function expectedKeys(db: ReturnType<typeof connectDatabase>["kysely"], addonId: number): Promise<Set<string>> {
@@ -54,7 +57,12 @@ if (serverUrl) {
     const db = testDb.kysely;
     const receiver = await startWebhookReceiver();
     const adminSecret = "*:*.webhook-kill-test-admin-token";
-    const addon = await createAddon(db, null, { provider: "webhook", parameters: { url: receiver.url }, events: ["feature-created"] });
+    const addon = await createAddon(
+      db,
+      null,
+      { provider: "webhook", parameters: { url: receiver.url }, events: ["feature-created"] },
+      RECEIVER_ON_LOOPBACK,
+    );
     const env = { DATABASE_URL: testDb.databaseUrl as string, INIT_ADMIN_API_TOKENS: adminSecret, PASSWORD_WORKERS: "1", ...FAST };
     let proc = await startServerProcess(env);
     const base = proc.url;
@@ -112,11 +120,12 @@ if (serverUrl) {
   test("two instances on one database deliver each event once", async () => {
     const testDb = await createTestDb();
     const receiver = await startWebhookReceiver();
-    const addon = await createAddon(testDb.kysely, null, {
-      provider: "webhook",
-      parameters: { url: receiver.url },
-      events: ["feature-created"],
-    });
+    const addon = await createAddon(
+      testDb.kysely,
+      null,
+      { provider: "webhook", parameters: { url: receiver.url }, events: ["feature-created"] },
+      RECEIVER_ON_LOOPBACK,
+    );
     const token = await createApiToken(testDb.kysely, null, { tokenName: "two", type: "admin" });
     const start = async (): Promise<{ app: App; url: string }> => {
       const config = loadConfig({

@@ -7,6 +7,7 @@ import type {
   PasswordHasher,
   Principal,
   ServedFeatures,
+  TargetPolicy,
 } from "@vexil/services";
 import type { Kysely } from "kysely";
 import type { ClientStreams } from "./client-streaming/client-streams.ts";
@@ -41,6 +42,8 @@ export interface ApiDeps {
   clientMetrics: ClientMetricsBuffer;
   /** Single sign-on with OpenID Connect, where it is set up (docs/oidc.md#settings); null where it is not. */
   oidc: OidcSignIn | null;
+  /** Whether integrations may be saved with loopback and private URLs (docs/webhooks.md#private-addresses). */
+  addonTargets: TargetPolicy;
 }
 
 /** What a procedure knows about the request it serves. */

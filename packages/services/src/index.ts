@@ -233,4 +233,11 @@ export { addonView } from "./addons/addon.ts";
 export { getAddon, listAddons } from "./addons/list-addons.ts";
 export { createAddon, deleteAddon, updateAddon } from "./addons/write-addon.ts";
 export { listAddonDeliveries } from "./addons/list-addon-deliveries.ts";
-export { ADDON_DELIVERIES_CHANNEL, type AttemptOutcome, deliverAddonEvents, type DeliveryPolicy } from "./addons/deliver-addon-events.ts";
+export {
+  ADDON_DELIVERIES_CHANNEL,
+  type AttemptOutcome,
+  createAddonSender,
+  deliverAddonEvents,
+  type DeliveryPolicy,
+} from "./addons/deliver-addon-events.ts";
+export type { TargetPolicy } from "./addons/addon-target.ts";

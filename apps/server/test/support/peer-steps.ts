@@ -99,7 +99,8 @@ export async function peerSuite(title: string): Promise<PeerSuite | undefined> {
     test(`${title}: ${PEER_SKIP_REASON}`, () => {});
     return undefined;
   }
-  const [unleash, srv] = await Promise.all([startUnleashPeer(), startTestServer()]);
+  // Integrations refuse private addresses, as in production and in Unleash (peer-addons.test.ts).
+  const [unleash, srv] = await Promise.all([startUnleashPeer(), startTestServer({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "false" })]);
   console.log(
     `Unleash 8.2 at ${unleash.url}: install ${unleash.timings.installSeconds.toFixed(1)} s (0 when cached), start ${unleash.timings.startSeconds.toFixed(1)} s`,
   );

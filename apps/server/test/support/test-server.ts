@@ -79,6 +79,8 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     SESSION_SECRET: "test-secret-of-at-least-32-characters!!",
     // Nothing deletes rows behind a test's back; housekeeping.test.ts runs it by hand.
     HOUSEKEEPING_INTERVAL_MS: "0",
+    // The tests' receivers listen on 127.0.0.1; webhooks.test.ts starts a server without this too.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     ...env,
   });
   const logs: Record<string, unknown>[] = [];

@@ -45,7 +45,7 @@ export const addonsRouter = {
         tags,
         summary: "Create an integration",
         description:
-          "The answer shows the signing secret, the only time it is shown (made up when `parameters.signingSecret` is left out).",
+          "Sensitive parameters are answered as `*****`; the signing secret, when `parameters.signingSecret` is left out and one is made up, is shown in this answer, the only time it is.",
         responseHeaders: z.object({ location: z.string().meta({ description: "Path of the new integration" }) }),
       },
       access: "ADMIN",
@@ -54,9 +54,9 @@ export const addonsRouter = {
     .input(z.strictObject(addonFieldsShape))
     .output(addonSchema)
     .mutation(async ({ ctx, input }) => {
-      const addon = await createAddon(ctx.db, ctx.principal, input);
+      const addon = await createAddon(ctx.db, ctx.principal, input, ctx.deps.addonTargets);
       ctx.setHeader("location", `/api/admin/addons/${addon.id}`);
-      return toJson(addonView(addon, "all"));
+      return toJson(addonView(addon, input.parameters.signingSecret === undefined));
     }),
 
   get: protectedProcedure
@@ -76,7 +76,7 @@ export const addonsRouter = {
         tags,
         summary: "Change an integration",
         description:
-          "A field left out keeps its value; a null description clears it. `parameters`, when sent, replaces them all, except that a sensitive one sent as `*****` keeps its stored value and a left-out `signingSecret` is kept. The answer shows the parameters unmasked, as Unleash's does, but for the signing secret.",
+          "A field left out keeps its value; a null description clears it. `parameters`, when sent, replaces them all, except that a sensitive one sent as `*****` keeps its stored value (a 400 when the `url` changes with it: a secret is entered again for a new address) and a left-out `signingSecret` is kept. The answer masks sensitive parameters.",
       },
       access: "ADMIN",
     })
@@ -91,7 +91,7 @@ export const addonsRouter = {
     )
     .output(addonSchema)
     .mutation(async ({ ctx, input: { id, ...changes } }) =>
-      toJson(addonView(await updateAddon(ctx.db, ctx.principal, id, changes), "parameters")),
+      toJson(addonView(await updateAddon(ctx.db, ctx.principal, id, changes, ctx.deps.addonTargets))),
     ),
 
   delete: protectedProcedure

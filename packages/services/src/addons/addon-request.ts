@@ -14,6 +14,8 @@ export interface AddonRequest {
 /** The header names every delivery carries (docs/webhooks.md#what-a-receiver-gets). */
 const IDEMPOTENCY_HEADER = "idempotency-key";
 const SIGNATURE_HEADER = "x-vexil-signature";
+/** `application/json` and the `+json` types (`application/cloudevents+json`), with or without parameters. */
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /** The event as `GET /api/admin/events` shows it: the webhook's default body and its template's `event`. */
 function eventJson(event: StoredEvent) {
@@ -33,8 +35,10 @@ export function addonRequest(addon: Addon, event: StoredEvent, consoleUrl: strin
     body = JSON.stringify(slackMessage(addon, event, consoleUrl));
   } else {
     const template = addon.parameters.bodyTemplate;
-    body = template?.trim() ? renderBodyTemplate(template, { event: eventJson(event) }) : JSON.stringify(eventJson(event));
     headers["content-type"] = addon.parameters.contentType?.trim() || "application/json";
+    body = template?.trim()
+      ? renderBodyTemplate(template, { event: eventJson(event) }, JSON_TYPE.test(headers["content-type"]))
+      : JSON.stringify(eventJson(event));
     if (addon.parameters.authorization?.trim()) headers.authorization = addon.parameters.authorization;
     const custom = addon.parameters.customHeaders?.trim();
     if (custom) {

@@ -51,18 +51,17 @@ export function addonFromRow(row: Selectable<Database["addons"]>): Addon {
 export type AddonView = Omit<Addon, "signingSecret">;
 
 /**
- * What an answer shows (docs/webhooks.md#sensitive-parameters): a read masks every sensitive
- * parameter; a write's answer shows the parameters the caller just sent, as Unleash's does, but the
- * signing secret only when the create made it (`all`).
+ * What an answer shows (docs/webhooks.md#sensitive-parameters): every sensitive parameter masked,
+ * in reads and in the answers to writes alike, but for the signing secret in the answer to the
+ * create that made it up (`showSecret`), the one time it is shown.
  */
-export function addonView(addon: Addon, reveal: "none" | "parameters" | "all" = "none"): AddonView {
+export function addonView(addon: Addon, showSecret = false): AddonView {
   const { signingSecret, ...rest } = addon;
   const provider = addonProvider(addon.provider);
   const parameters: Record<string, string> = {};
   for (const [name, value] of Object.entries({ ...addon.parameters, signingSecret })) {
     const sensitive = provider?.parameters.find((p) => p.name === name)?.sensitive ?? false;
-    const shown = reveal === "all" || (reveal === "parameters" && name !== "signingSecret");
-    parameters[name] = sensitive && !shown ? MASKED : value;
+    parameters[name] = sensitive && !(showSecret && name === "signingSecret") ? MASKED : value;
   }
   return { ...rest, parameters };
 }

@@ -1,8 +1,10 @@
 import type { Database } from "@vexil/db";
 import { type Kysely, sql } from "kysely";
+import { Agent, request as undiciRequest } from "undici";
 import type { StoredEvent } from "../events/list-events.ts";
 import { type Addon, addonFromRow } from "./addon.ts";
 import { addonRequest, type AddonRequest } from "./addon-request.ts";
+import { assertLiteralTargetAllowed, checkedLookup, TargetNotAllowedError, type TargetPolicy } from "./addon-target.ts";
 
 /** The channel the outbox's trigger notifies at the commit of every write that queued a delivery. */
 export const ADDON_DELIVERIES_CHANNEL = "vexil_addon_deliveries";
@@ -28,21 +30,32 @@ export interface AttemptOutcome {
   outcome: "delivered" | "retrying" | "failed";
 }
 
-/** Sends one request; the default is fetch. Tests and the app may wrap it. */
+/** Sends one request: the app's is createAddonSender's; tests may wrap it. */
 export type Send = (request: AddonRequest, timeoutMs: number) => Promise<{ status: number }>;
 
-const sendWithFetch: Send = async (request, timeoutMs) => {
-  const response = await fetch(request.url, {
-    method: "POST",
-    headers: request.headers,
-    body: request.body,
-    redirect: "manual",
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  // Read to the end, so that the connection goes back to the pool, but never kept.
-  await response.arrayBuffer().catch(() => undefined);
-  return { status: response.status };
-};
+/**
+ * Sends with undici through an agent of its own, which the worker closes when it stops. Unless
+ * `allowPrivateTargets`, its sockets refuse internal addresses (docs/webhooks.md#private-addresses).
+ */
+export function createAddonSender(targets: TargetPolicy): { send: Send; close(): Promise<void> } {
+  const agent = new Agent(targets.allowPrivateTargets ? {} : { connect: { lookup: checkedLookup } });
+  const send: Send = async (request, timeoutMs) => {
+    if (!targets.allowPrivateTargets) assertLiteralTargetAllowed(request.url);
+    const signal = AbortSignal.timeout(timeoutMs);
+    // Redirects are not followed: undici's request follows none unless told to.
+    const response = await undiciRequest(request.url, {
+      method: "POST",
+      headers: request.headers,
+      body: request.body,
+      dispatcher: agent,
+      signal,
+    });
+    // Read to the end, so that the connection goes back to the pool, but never kept.
+    await response.body.dump().catch(() => undefined);
+    return { status: response.statusCode };
+  };
+  return { send, close: () => agent.close() };
+}
 
 interface Claimed {
   id: number;
@@ -59,11 +72,7 @@ interface Claimed {
  * back), sends them outside any transaction, and records each outcome. Answers what it did; a
  * full batch means more may be due at once.
  */
-export async function deliverAddonEvents(
-  db: Kysely<Database>,
-  policy: DeliveryPolicy,
-  send: Send = sendWithFetch,
-): Promise<AttemptOutcome[]> {
+export async function deliverAddonEvents(db: Kysely<Database>, policy: DeliveryPolicy, send: Send): Promise<AttemptOutcome[]> {
   const leaseMs = policy.timeoutMs * 2;
   const claimed = (
     await sql<Claimed>`
@@ -133,11 +142,14 @@ async function attempt(
 ): Promise<AttemptOutcome> {
   let status: number | null = null;
   let error: string | null = null;
+  let refused = false;
   try {
     status = (await send(addonRequest(addon, event, policy.consoleUrl), policy.timeoutMs)).status;
     if (status < 200 || status > 299) error = `The receiver answered ${status}.`;
   } catch (cause) {
-    error = describeFailure(cause);
+    // A refused target breaks the rule itself: retrying would not change it.
+    refused = causes(cause).some((e) => e instanceof TargetNotAllowedError);
+    error = refused ? new TargetNotAllowedError().message : describeFailure(cause);
   }
   const mine = db.updateTable("addon_deliveries").where("id", "=", delivery.id).where("state", "=", "pending");
   if (error === null) {
@@ -145,7 +157,7 @@ async function attempt(
     return { provider: addon.provider, outcome: "delivered" };
   }
   const delayMs = Math.min(policy.retryBaseMs * 2 ** (delivery.attempts - 1), policy.retryMaxMs);
-  const givingUp = Date.now() - delivery.created_at.getTime() >= policy.giveUpAfterMs;
+  const givingUp = refused || Date.now() - delivery.created_at.getTime() >= policy.giveUpAfterMs;
   if (givingUp) {
     await mine.set({ state: "failed", finished_at: sql<Date>`now()`, last_status: status, last_error: error }).execute();
   } else {
@@ -155,11 +167,18 @@ async function attempt(
   return { provider: addon.provider, outcome: givingUp ? "failed" : "retrying" };
 }
 
+/**
+ * What the deliveries show of an attempt that got no answer: a sentence, never the error's text,
+ * which names addresses and ports of the network the receiver is in (docs/security.md).
+ */
 function describeFailure(cause: unknown): string {
-  if (cause instanceof Error && cause.name === "TimeoutError") return "The receiver did not answer in time.";
-  const code = cause instanceof Error && cause.cause instanceof Error ? (cause.cause as NodeJS.ErrnoException).code : undefined;
-  return `The request failed${code ? ` (${code})` : ""}: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`.slice(
-    0,
-    1000,
-  );
+  return causes(cause).some((e) => e.name === "TimeoutError")
+    ? "The receiver did not answer in time."
+    : "The receiver could not be reached.";
+}
+
+function causes(error: unknown): Error[] {
+  const chain: Error[] = [];
+  for (let e = error; e instanceof Error && chain.length < 10; e = e.cause) chain.push(e);
+  return chain;
 }

@@ -93,8 +93,8 @@ const appendOne = preparedQuery("vexil_append_event", (db, p: EventRow) =>
   }),
 );
 
-// docs/webhooks.md#which-events: an empty list of projects or environments means all of them.
+// docs/webhooks.md#which-events: an empty list of projects or environments, or one with `*`, means all of them.
 const listensTo = sql<boolean>`a.enabled
   and a.events ? e.type
-  and (jsonb_array_length(a.projects) = 0 or e.project is null or a.projects ? e.project)
-  and (jsonb_array_length(a.environments) = 0 or e.environment is null or a.environments ? e.environment)`;
+  and (jsonb_array_length(a.projects) = 0 or a.projects ? '*' or e.project is null or a.projects ? e.project)
+  and (jsonb_array_length(a.environments) = 0 or a.environments ? '*' or e.environment is null or a.environments ? e.environment)`;
