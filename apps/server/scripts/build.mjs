@@ -23,7 +23,7 @@ if (process.argv.includes("--console")) {
   if (consoleSources().built) {
     process.stderr.write("The built console is reused: its sources are unchanged.\n");
   } else {
-    process.stderr.write("Building the console (apps/web), whose sources changed; this takes up to a minute...\n");
+    process.stderr.write("Building the console (apps/web) from its sources as they are now; this takes up to a minute...\n");
     // turbo makes the client's generated files first; apps/web's build then runs Vite and records its sources.
     execFileSync(
       process.execPath,

@@ -1,5 +1,5 @@
 import type { ApiDeps } from "@vexil/api";
-import { DEFAULT_ADMIN_PASSWORD, ensureAdminUser, ensureInitialAdminTokens } from "@vexil/services";
+import { adminPassword, DEFAULT_ADMIN_PASSWORD, ensureAdminUser, ensureInitialAdminTokens } from "@vexil/services";
 import type { Config } from "./config.ts";
 
 /** The password a first start gives `admin`, and where it came from, as the log names it. */
@@ -24,7 +24,8 @@ export async function bootstrap(
   const { db, hasher, log } = app.deps;
   const adminCreated = await ensureAdminUser(db, hasher, admin.password);
   if (adminCreated) log.info({ username: "admin" }, `created user "admin" with ${admin.from}`);
-  if (admin.password === DEFAULT_ADMIN_PASSWORD) {
+  // Only while admin has it: `vexil demo` or a first login may have given admin another since.
+  if (admin.password === DEFAULT_ADMIN_PASSWORD && (adminCreated || (await adminPassword(db, hasher)) === "default")) {
     log.warn({}, 'ADMIN_PASSWORD is the default "unleash4all": its first login may only change it; set another or change it then');
   }
   const created = await ensureInitialAdminTokens(db, config.INIT_ADMIN_API_TOKENS);

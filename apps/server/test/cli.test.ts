@@ -435,6 +435,8 @@ test("demo loads a project whose four operations all answer with something real,
     // The real server on that database: the first session of the README.
     const srv = await startTestServer({}, { db: cli.open() });
     try {
+      const warnings = srv.logs.filter((l) => String(l.msg).includes(`"${DEFAULT_ADMIN_PASSWORD}"`)).map((l) => l.msg);
+      assert.equal(warnings, [], "no warning of a default password admin does not have");
       // admin logs in with the demo's password, and may do everything at once (no change of a default first).
       const adminLogin = await srv.call("POST", "/auth/simple/login", { body: { username: "admin", password: PASSWORD } });
       assert.equal([adminLogin.status, adminLogin.json.passwordChangeRequired], [200, undefined], "no change of password asked for");
