@@ -3,13 +3,56 @@
 // thread). Vexil's own packages are bundled; third-party packages stay external and are loaded
 // from node_modules as they are, which keeps native code (bcrypt), wasm (PGlite) and pino's
 // transport threads working. Run by `pnpm start`, `pnpm vexil` and the tests before they need it.
+//
+// The built console and bundle are reused while their sources are unchanged (a hash of them is
+// kept beside each), so that a second `pnpm start` starts at once. `--console` first builds the
+// console (apps/web) when its sources changed, as `pnpm start` needs it.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { builtinModules } from "node:module";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+import { isBuilt, sourcesHash } from "@vexil/build-stamp";
+import { consoleSources } from "../../web/scripts/console-sources.mjs";
 
 const root = new URL("../", import.meta.url);
 const dist = new URL("dist/", root);
+const repo = fileURLToPath(new URL("../../", root));
+
+if (process.argv.includes("--console")) {
+  if (consoleSources().built) {
+    process.stderr.write("The built console is reused: its sources are unchanged.\n");
+  } else {
+    process.stderr.write("Building the console (apps/web) from its sources as they are now; this takes up to a minute...\n");
+    // turbo makes the client's generated files first; apps/web's build then runs Vite and records its sources.
+    execFileSync(
+      process.execPath,
+      [join(repo, "node_modules/turbo/bin/turbo"), "run", "build", "--filter=@vexil/web", "--output-logs=errors-only"],
+      {
+        cwd: repo,
+        stdio: ["ignore", "inherit", "inherit"],
+      },
+    );
+  }
+}
+
+// What the bundle is built from: the server's sources and those of Vexil's packages it bundles,
+// the settings esbuild reads, this script, and the lockfile (esbuild's own version).
+const packageDirs = readdirSync(join(repo, "packages")).map((name) => `packages/${name}`);
+const bundleInputs = [
+  "apps/server/src",
+  "apps/server/package.json",
+  "apps/server/tsconfig.json",
+  "apps/server/scripts/build.mjs",
+  ...packageDirs.flatMap((dir) => [`${dir}/src`, `${dir}/package.json`]),
+  "tooling/typescript",
+  "pnpm-lock.yaml",
+];
+const sourcesStamp = fileURLToPath(new URL(".sources-sha256", dist));
+const bundleHash = sourcesHash(repo, bundleInputs);
+const entries = ["server.mjs", "vexil.mjs", "password-worker.mjs"].map((name) => fileURLToPath(new URL(name, dist)));
+if (isBuilt(sourcesStamp, bundleHash, entries)) process.exit(0);
+const { build } = await import("esbuild");
 const manifest = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
 const declared = new Set(Object.keys(manifest.dependencies ?? {}));
 const builtins = new Set(builtinModules);
@@ -71,6 +114,8 @@ for (const name of readdirSync(docs, { recursive: true, withFileTypes: true })) 
   if (name.isFile())
     wanted.set(join(distDir, "docs", relative(docs, join(name.parentPath, name.name))), readFileSync(join(name.parentPath, name.name)));
 }
+// Last, so that it is written after what it vouches for.
+wanted.set(sourcesStamp, `${bundleHash}\n`);
 for (const [path, contents] of wanted) {
   if (existsSync(path) && Buffer.from(contents).equals(readFileSync(path))) continue;
   mkdirSync(dirname(path), { recursive: true });

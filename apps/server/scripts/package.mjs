@@ -43,11 +43,13 @@ const stage = mkdtempSync(join(tmpdir(), "vexil-package-"));
 try {
   const pkg = join(stage, "vexil");
   mkdirSync(pkg);
-  cpSync(join(serverDir, "dist"), join(pkg, "dist"), { recursive: true });
+  // Without the hashes of the sources that build.mjs keeps beside what it built: no sources ship.
+  const built = (path) => !path.endsWith(".sources-sha256");
+  cpSync(join(serverDir, "dist"), join(pkg, "dist"), { recursive: true, filter: built });
   mkdirSync(join(pkg, "bin"));
   cpSync(join(serverDir, "bin/vexil.mjs"), join(pkg, "bin/vexil.mjs"));
   // console-app.ts looks for the console in console/ beside dist/ before the repository's apps/web/dist.
-  cpSync(consoleDir, join(pkg, "console"), { recursive: true });
+  cpSync(consoleDir, join(pkg, "console"), { recursive: true, filter: built });
   cpSync(join(repoDir, "README.md"), join(pkg, "README.md"));
   writeFileSync(
     join(pkg, "package.json"),

@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectDatabase, type Database, migrateToLatest } from "@vexil/db";
 import { createPasswordHasher } from "@vexil/password-hasher";
-import { CHANGE_REQUEST_STATES, pendingChangeRequestsFor, RootRole } from "@vexil/services";
+import { CHANGE_REQUEST_STATES, DEFAULT_ADMIN_PASSWORD, ensureAdminUser, pendingChangeRequestsFor, RootRole } from "@vexil/services";
 import type { Kysely } from "kysely";
 import { Unleash } from "unleash-client";
 import { test } from "uvu";
@@ -54,6 +54,48 @@ test("--help: the overview and each command's help, on stdout, exit 0", async ()
     assert.ok(help.stdout.startsWith(`Usage: vexil ${words.join(" ")}`), help.stdout);
     assert.is(help.stderr, "");
   }
+});
+
+// What a module of the bundle imports before any of its code runs: its import statements, not its import() calls.
+function staticImports(file: URL): string[] {
+  const code = readFileSync(file, "utf8");
+  return [...code.matchAll(/^(?:import\s(?:[^;]*?\s)?from\s|import\s|\}\s*from\s)"([^"]+)";$/gm)].map((m) => m[1] as string);
+}
+
+test("--help, --version and a typo answer within a second, loading nothing but Node's own modules", async () => {
+  const version = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+  const cases: [string[], number, RegExp][] = [
+    [["--help"], 0, /^Usage: vexil <command>/],
+    [["demo", "--help"], 0, /^Usage: vexil demo/],
+    [["--version"], 0, new RegExp(`^vexil ${version.replaceAll(".", "\\.")}\n$`)],
+    [["frob"], 2, /^vexil: unknown command "frob"/],
+  ];
+  for (const [args, code, output] of cases) {
+    const started = performance.now();
+    const run = await runVexil(args);
+    const ms = performance.now() - started;
+    assert.is(run.code, code, run.stderr);
+    assert.match(code === 0 ? run.stdout : run.stderr, output);
+    assert.ok(ms < 1000, `vexil ${args.join(" ")} answered in ${Math.round(ms)} ms`);
+  }
+  // What the command loads before it looks at argv: the database, the services, the server and
+  // their packages are imported by a command when it runs, not by every start of the bin.
+  const seen = new Set<string>();
+  const loaded: string[] = [];
+  const visit = (file: URL) => {
+    if (seen.has(file.href)) return;
+    seen.add(file.href);
+    for (const specifier of staticImports(file)) {
+      if (specifier.startsWith("./")) visit(new URL(specifier, file));
+      else loaded.push(specifier);
+    }
+  };
+  visit(new URL("../dist/vexil.mjs", import.meta.url));
+  assert.equal(
+    loaded.filter((specifier) => !specifier.startsWith("node:")),
+    [],
+    "only node: modules",
+  );
 });
 
 test("bad usage: exit 2, one line naming the problem and pointing to --help, and nothing stored", async () => {
@@ -325,6 +367,17 @@ test("demo loads a project whose four operations all answer with something real,
     const run = await runVexil(["demo"], { env: cli.env, input: `${PASSWORD}\n` });
     assert.is(run.code, 0, run.stderr);
     assert.match(run.stderr, "Proposing, reviewing and applying 7 change requests...");
+    // The users it made, admin among them, each with the password given and said so.
+    assert.match(run.stderr, 'created user "admin" with the password you gave');
+    for (const [user, role] of [
+      ["admin", "Admin"],
+      ["alice", "Editor"],
+      ["bob", "Editor"],
+      ["carol", "Editor"],
+    ])
+      assert.match(run.stdout, new RegExp(`^ {2}${user} +${role} +created now, with the password you gave$`, "m"));
+    assert.not.match(run.stdout + run.stderr, "ADMIN_PASSWORD", "ADMIN_PASSWORD was not set, so it is not named");
+    assert.not.match(run.stdout + run.stderr, DEFAULT_ADMIN_PASSWORD);
     const token = (user: string) => new RegExp(`^ {2}${user} +(user:[0-9a-f]{64})$`, "m").exec(run.stdout)?.[1] as string;
     assert.ok(token("alice") && token("bob") && token("carol"), run.stdout);
     assert.match(run.stdout, /^ {2}demo:development\.[0-9a-f]{64}$/m);
@@ -382,14 +435,14 @@ test("demo loads a project whose four operations all answer with something real,
     // The real server on that database: the first session of the README.
     const srv = await startTestServer({}, { db: cli.open() });
     try {
-      // The default password's session may only change it; the README's first session does that first.
-      const first = await loginHeaders(srv, "admin", "unleash4all");
-      const changed = await srv.call("POST", "/api/admin/user/change-password", {
-        headers: first,
-        body: { password: "my own admin password", oldPassword: "unleash4all" },
-      });
-      assert.is(changed.status, 200, JSON.stringify(changed.json));
-      const admin = first;
+      const warnings = srv.logs.filter((l) => String(l.msg).includes(`"${DEFAULT_ADMIN_PASSWORD}"`)).map((l) => l.msg);
+      assert.equal(warnings, [], "no warning of a default password admin does not have");
+      // admin logs in with the demo's password, and may do everything at once (no change of a default first).
+      const adminLogin = await srv.call("POST", "/auth/simple/login", { body: { username: "admin", password: PASSWORD } });
+      assert.equal([adminLogin.status, adminLogin.json.passwordChangeRequired], [200, undefined], "no change of password asked for");
+      const defaultLogin = await srv.call("POST", "/auth/simple/login", { body: { username: "admin", password: DEFAULT_ADMIN_PASSWORD } });
+      assert.is(defaultLogin.status, 401, "the default password is not admin's");
+      const admin = await loginHeaders(srv, "admin", PASSWORD);
       const banner = await srv.call("POST", "/api/admin/banners", { headers: admin, body: { message: "Demo day", variant: "warning" } });
       assert.is(banner.status, 201, JSON.stringify(banner.json));
       const variants = await srv.call("GET", "/api/admin/projects/demo/features/checkout-flow/environments/production/variants", {
@@ -444,6 +497,56 @@ test("demo loads a project whose four operations all answer with something real,
       await srv.close();
     }
   });
+});
+
+/** Whether `password` is the one stored for `username`. */
+async function hasPassword(cli: CliDatabase, username: string, password: string): Promise<boolean> {
+  const row = await cli.inspect((db) => db.selectFrom("users").select("password_hash").where("username", "=", username).executeTakeFirst());
+  const hasher = createPasswordHasher({ workers: 1, cost: 10 });
+  try {
+    return !!row?.password_hash && (await hasher.verify(password, row.password_hash));
+  } finally {
+    await hasher.close();
+  }
+}
+
+test("demo and admin: ADMIN_PASSWORD when set, the given password for a default admin, none for an admin's own; a short one stores nothing", async () => {
+  await withDatabase(async (cli) => {
+    const short = await runVexil(["demo"], { env: cli.env, input: "short\n" });
+    assert.equal([short.code, short.stdout], [1, ""]);
+    assert.match(short.stderr, "vexil demo: The password must be at least 10 characters long.");
+    assert.is((await cli.inspect(counts)).users, 0, "not even admin was made");
+
+    const run = await runVexil(["demo"], {
+      env: { ...cli.env, ADMIN_PASSWORD: "the operator's own admin password" },
+      input: `${PASSWORD}\n`,
+    });
+    assert.is(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^ {2}admin +Admin +created now, with the password from ADMIN_PASSWORD$/m);
+    assert.match(run.stdout, /^ {2}alice +Editor +created now, with the password you gave$/m);
+    assert.ok(await hasPassword(cli, "admin", "the operator's own admin password"));
+    assert.ok(await hasPassword(cli, "alice", PASSWORD));
+  });
+  // After a first `serve` with the default password, and with a password admin chose.
+  for (const [adminPassword, said, after] of [
+    [DEFAULT_ADMIN_PASSWORD, `existed with the default password "${DEFAULT_ADMIN_PASSWORD}"; it now has the password you gave`, PASSWORD],
+    ["admin's chosen password", "existed already, with a password of its own, which it keeps", "admin's chosen password"],
+  ] as const) {
+    await withDatabase(async (cli) => {
+      assert.is((await runVexil(["migrate"], { env: cli.env })).code, 0);
+      const hasher = createPasswordHasher({ workers: 1, cost: 10 });
+      try {
+        await cli.inspect((db) => ensureAdminUser(db, hasher, adminPassword));
+      } finally {
+        await hasher.close();
+      }
+      const run = await runVexil(["demo"], { env: cli.env, input: `${PASSWORD}\n` });
+      assert.is(run.code, 0, run.stderr);
+      assert.match(run.stdout, `  admin  Admin   ${said}\n`);
+      assert.not.match(run.stderr, 'created user "admin"');
+      assert.ok(await hasPassword(cli, "admin", after), `admin's password is ${after}`);
+    });
+  }
 });
 
 test.run();

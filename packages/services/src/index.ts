@@ -30,6 +30,8 @@ export { listUsers } from "./users/list-users.ts";
 export { changeOwnPassword, changePassword } from "./users/change-password.ts";
 export { deleteUser } from "./users/delete-user.ts";
 export { ensureAdminUser } from "./users/ensure-admin-user.ts";
+export { adminPassword, replaceDefaultAdminPassword } from "./users/default-admin-password.ts";
+export { checkPasswordPolicy } from "./users/password-policy.ts";
 export { currentUser } from "./users/current-user.ts";
 export { getGroup, listGroups } from "./groups/group.ts";
 export { ROLES } from "./project-roles/role.ts";

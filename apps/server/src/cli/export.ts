@@ -1,8 +1,4 @@
-import { once } from "node:events";
-import { exportDatabase } from "@vexil/db";
-import { loadConfig } from "../config.ts";
 import { type Command, parseFlags } from "./command.ts";
-import { openMigratedDatabase } from "./open-database.ts";
 
 export const exportCommand: Command = {
   words: ["export"],
@@ -20,17 +16,7 @@ It holds password hashes and token hashes: keep it as safe as the database.`,
 
   async run(args, terminal) {
     parseFlags(args, {});
-    const config = loadConfig(terminal.env);
-    const db = await openMigratedDatabase(config, terminal);
-    try {
-      // Backpressure: a slow reader of stdout (a pipe to gzip, ssh) must not make the export buffer it all.
-      const write = async (text: string) => {
-        if (!terminal.stdout.write(text)) await once(terminal.stdout, "drain");
-      };
-      await exportDatabase(db.kysely, write, (line) => terminal.progress(`exported ${line}`));
-      terminal.progress("Export done.");
-    } finally {
-      await db.close();
-    }
+    const { runExport } = await import("./run-export.ts");
+    await runExport(terminal);
   },
 };

@@ -1,6 +1,5 @@
-import { DataDirInUse, isDatabaseUnavailable, TransferRefused } from "@vexil/db";
-import { DomainError } from "@vexil/services";
-import { ConfigError } from "../config.ts";
+// Only what parses the command line is imported here: each command imports the database, the
+// server or the services when it runs, so that --help, --version and a typo answer at once.
 import { type Command, UsageError } from "./command.ts";
 import { demo } from "./demo.ts";
 import { exportCommand } from "./export.ts";
@@ -8,7 +7,6 @@ import { importCommand } from "./import.ts";
 import { migrate } from "./migrate.ts";
 import { migrateFromUnleash } from "./migrate-from-unleash.ts";
 import { Interrupted } from "./read-password.ts";
-import { UnleashUnreachable } from "./unleash-migration/unleash-admin-client.ts";
 import { serve } from "./serve.ts";
 import type { Terminal } from "./terminal.ts";
 import { tokenCreate } from "./token-create.ts";
@@ -25,8 +23,9 @@ function overview(commands: Command[], usage: string): string {
 
 ${lines.join("\n")}
 
-"vexil <command> --help" tells more about one. Configuration comes from the same environment
-variables as the server's (DATABASE_URL, DATA_DIR, ...; see the README).
+"vexil <command> --help" tells more about one, "vexil --version" prints the version. Configuration
+comes from the same environment variables as the server's (DATABASE_URL, DATA_DIR, ...; see the
+README).
 Exit codes: 0 done, 1 failed (the message says why), 2 bad usage.`;
 }
 
@@ -36,8 +35,12 @@ const wantsHelp = (args: string[]) => args.some((a) => a === "--help" || a === "
  * Runs one command line and returns its exit code; "running" when the command (serve) goes on
  * after returning. Messages for a person go to stderr, results to stdout.
  */
-export async function runCli(argv: string[], terminal: Terminal): Promise<number | "running"> {
+export async function runCli(argv: string[], terminal: Terminal, version: () => string): Promise<number | "running"> {
   const [first, ...rest] = argv;
+  if (first === "--version" || first === "-v") {
+    terminal.stdout.write(`vexil ${version()}\n`);
+    return EXIT.ok;
+  }
   if (first === undefined || first === "help" || first === "--help" || first === "-h") {
     (first === undefined ? terminal.stderr : terminal.stdout).write(`${overview(COMMANDS, "vexil <command> [flags]")}\n`);
     return first === undefined ? EXIT.usage : EXIT.ok;
@@ -68,6 +71,7 @@ export async function runCli(argv: string[], terminal: Terminal): Promise<number
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(`${name}: ${error.message}`, `${name} --help`, terminal);
     if (error instanceof Interrupted) return EXIT.interrupted;
+    const { failureMessage } = await import("./failure-message.ts");
     terminal.progress(failureMessage(name, error));
     return EXIT.failure;
   }
@@ -76,18 +80,4 @@ export async function runCli(argv: string[], terminal: Terminal): Promise<number
 function usageFailure(message: string, help: string, terminal: Terminal): number {
   terminal.progress(`${message} (see "${help}")`);
   return EXIT.usage;
-}
-
-function failureMessage(name: string, error: unknown): string {
-  if (
-    error instanceof ConfigError ||
-    error instanceof DataDirInUse ||
-    error instanceof TransferRefused ||
-    error instanceof UnleashUnreachable
-  )
-    return `${name}: ${error.message}`;
-  // Refused by a business rule (a taken name, a short password): the message is for a person.
-  if (error instanceof DomainError) return `${name}: ${error.message}`;
-  if (isDatabaseUnavailable(error)) return `${name}: cannot reach the database: ${(error as Error).message}`;
-  return `${name} failed unexpectedly (a bug; please report it): ${error instanceof Error ? error.stack : String(error)}`;
 }

@@ -1,7 +1,4 @@
-import { connectDatabase, migrateToLatest } from "@vexil/db";
-import { loadConfig } from "../config.ts";
 import { type Command, parseFlags } from "./command.ts";
-import { announceNewEmbeddedDatabase, describeDatabase } from "./open-database.ts";
 
 export const migrate: Command = {
   words: ["migrate"],
@@ -17,20 +14,7 @@ in DATA_DIR (default .vexil/data).`,
 
   async run(args, terminal) {
     parseFlags(args, {});
-    const config = loadConfig(terminal.env);
-    terminal.progress(`Migrating ${describeDatabase(config)}...`);
-    announceNewEmbeddedDatabase(config, terminal);
-    const db = connectDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1 });
-    try {
-      const { applied } = await migrateToLatest(db.kysely);
-      for (const name of applied) terminal.print(`applied ${name}`);
-      terminal.progress(
-        applied.length
-          ? `Done: ${applied.length} migration${applied.length === 1 ? "" : "s"} applied.`
-          : "Nothing to apply: the database is up to date.",
-      );
-    } finally {
-      await db.close();
-    }
+    const { runMigrate } = await import("./run-migrate.ts");
+    await runMigrate(terminal);
   },
 };

@@ -1,9 +1,15 @@
-import { createApiToken } from "@vexil/services";
-import { loadConfig } from "../config.ts";
 import { type Command, oneOf, parseFlags, required, UsageError } from "./command.ts";
-import { openMigratedDatabase } from "./open-database.ts";
 
 const TYPES = ["admin", "client", "frontend", "scim"] as const;
+
+/** A token as `vexil token create` was asked for it, its flags checked. */
+export interface TokenRequest {
+  tokenName: string;
+  type: (typeof TYPES)[number];
+  projects: string[] | undefined;
+  environment: string | undefined;
+  expiresAt: Date | null;
+}
 const MAX_NAME = 100;
 
 export const tokenCreate: Command = {
@@ -60,27 +66,7 @@ With the embedded database, stop the server first (one process at a time).`,
       }
       if (expiresAt.getTime() <= Date.now()) throw new UsageError("--expires-at must be in the future");
     }
-    const config = loadConfig(terminal.env);
-
-    const db = await openMigratedDatabase(config, terminal);
-    try {
-      const token = await createApiToken(db.kysely, null, {
-        tokenName,
-        type,
-        projects: flags.project,
-        environment: flags.environment,
-        expiresAt,
-      });
-      const scope =
-        type === "admin"
-          ? ""
-          : type === "scim"
-            ? " for SCIM provisioning (/scim/v2)"
-            : ` for ${token.projects.join(", ")} in ${token.environment}`;
-      terminal.progress(`Created the ${type} token "${tokenName}" (id ${token.id})${scope}. Its secret is shown only now:`);
-      terminal.print(token.secret);
-    } finally {
-      await db.close();
-    }
+    const { runTokenCreate } = await import("./run-token-create.ts");
+    await runTokenCreate({ tokenName, type, projects: flags.project, environment: flags.environment, expiresAt }, terminal);
   },
 };

@@ -1,12 +1,14 @@
-import { createUser, RootRole } from "@vexil/services";
-import { z } from "zod";
-import { loadConfig } from "../config.ts";
 import { type Command, oneOf, parseFlags, required, UsageError } from "./command.ts";
-import { openMigratedDatabase } from "./open-database.ts";
-import { commandPasswordHasher } from "./password-hasher.ts";
-import { readPassword } from "./read-password.ts";
 
 const ROLES = ["Admin", "Editor", "Viewer"] as const;
+
+/** A user as `vexil user add` was asked for it, its flags checked but the e-mail address. */
+export interface UserRequest {
+  username: string;
+  role: (typeof ROLES)[number];
+  email: string | undefined;
+  name: string | undefined;
+}
 
 export const userAdd: Command = {
   words: ["user", "add"],
@@ -31,27 +33,9 @@ With the embedded database, stop the server first (one process at a time).`,
     });
     const username = required(flags.username, "username");
     if (username.length > 100) throw new UsageError("--username must be at most 100 characters");
-    if (flags.email !== undefined && !z.email().max(320).safeParse(flags.email).success)
-      throw new UsageError("--email must be an e-mail address");
     if (flags.name !== undefined && flags.name.length > 200) throw new UsageError("--name must be at most 200 characters");
     const role = oneOf(required(flags.role, "role"), ROLES, "role");
-    const config = loadConfig(terminal.env);
-    const password = await readPassword(terminal, `Password for ${username}`);
-
-    const db = await openMigratedDatabase(config, terminal);
-    const hasher = commandPasswordHasher(config);
-    try {
-      const user = await createUser(db.kysely, hasher, null, {
-        username,
-        email: flags.email,
-        name: flags.name,
-        password,
-        rootRole: RootRole[role],
-      });
-      terminal.print(`Created user "${username}" (id ${user.id}) with the root role ${role}.`);
-    } finally {
-      await hasher.close();
-      await db.close();
-    }
+    const { runUserAdd } = await import("./run-user-add.ts");
+    await runUserAdd({ username, role, email: flags.email, name: flags.name }, terminal);
   },
 };
