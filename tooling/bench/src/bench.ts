@@ -265,6 +265,14 @@ async function main(): Promise<void> {
   const testDb = await createTestDb({ TEST_DATABASE_URL: settings.postgresUrl });
   const databaseUrl = testDb.databaseUrl as string;
   const databaseName = new URL(databaseUrl).pathname.slice(1);
+  // Another checkout's server (BENCH_SERVER_DIR) migrates its own database: this bench's migrations may be newer than it knows.
+  if (settings.serverDir) {
+    const admin = new pg.Client({ connectionString: settings.postgresUrl });
+    await admin.connect();
+    await admin.query(`drop database "${databaseName}"`);
+    await admin.query(`create database "${databaseName}"`);
+    await admin.end();
+  }
   /** Unleash 8.2 (BENCH_PEER=1): a baseline of the client API and frontend API rows, on a database of its own. */
   let peer: Peer | undefined;
   const copyName = `${databaseName}_before`;

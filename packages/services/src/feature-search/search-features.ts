@@ -38,8 +38,8 @@ export function featureSearchStatement(db: Kysely<Database>, query: FeatureSearc
   const sort = q.sortBy;
   return (
     db
-      // Read once for both the page and the total; Postgres runs no common table that nothing reads.
-      .with(TERMS, () => termMatches(db, q.query ?? []))
+      // Materialized: read once for both the page and the total (inlined, Postgres ran it for each); nothing runs it without a query.
+      .with((cte) => cte(TERMS).materialized(), () => termMatches(db, q.query ?? []))
       .with(
         (cte) => cte("matching").notMaterialized(),
         (qb) =>
