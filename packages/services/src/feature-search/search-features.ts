@@ -39,7 +39,10 @@ export function featureSearchStatement(db: Kysely<Database>, query: FeatureSearc
   return (
     db
       // Materialized: read once for both the page and the total (inlined, Postgres ran it for each); nothing runs it without a query.
-      .with((cte) => cte(TERMS).materialized(), () => termMatches(db, q.query ?? []))
+      .with(
+        (cte) => cte(TERMS).materialized(),
+        () => termMatches(db, q.query ?? []),
+      )
       .with(
         (cte) => cte("matching").notMaterialized(),
         (qb) =>
