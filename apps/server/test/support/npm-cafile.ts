@@ -12,5 +12,7 @@ export function npmCafileArgs(): string[] {
   } catch {
     return [];
   }
-  return cafile && cafile !== "null" && cafile !== "undefined" ? [`--cafile=${cafile}`] : [];
+  // Another Node's npm (Node 24 from the registry's binary) reads another global config: Node's own CA file is the fallback.
+  if (!cafile || cafile === "null" || cafile === "undefined") cafile = process.env.NODE_EXTRA_CA_CERTS ?? "";
+  return cafile ? [`--cafile=${cafile}`] : [];
 }
