@@ -66,7 +66,7 @@ if (!PEER_TESTS) {
     assert.match(first.stdout, /Made \d+ changes/);
     assert.match(first.stdout, /create segment beta-testers/);
     assert.match(first.stdout, /create strategy type by-team/);
-    assert.is(await flagCount(), FLAGS.length);
+    assert.is(await flagCount(), FLAGS.length, first.stdout);
     const events = await vexilDb.kysely
       .selectFrom("events")
       .select((eb) => eb.fn.countAll().as("n"))
