@@ -220,6 +220,8 @@ if (browser) {
     await page.goto(`${srv.url}/projects/default/change-requests/${id}`);
     const change = page.getByRole("region", { name: "Changes to words-child" });
     await change.getByText("Reorder the strategies").waitFor();
+    // Under load the list has rendered after the heading: its items are waited for too.
+    await change.getByRole("listitem").filter({ hasText: /^Second$/ }).waitFor();
     assert.equal(
       await change
         .getByRole("listitem")
