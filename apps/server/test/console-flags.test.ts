@@ -221,7 +221,10 @@ if (browser) {
     const change = page.getByRole("region", { name: "Changes to words-child" });
     await change.getByText("Reorder the strategies").waitFor();
     // Under load the list has rendered after the heading: its items are waited for too.
-    await change.getByRole("listitem").filter({ hasText: /^Second$/ }).waitFor();
+    await change
+      .getByRole("listitem")
+      .filter({ hasText: /^Second$/ })
+      .waitFor();
     assert.equal(
       await change
         .getByRole("listitem")

@@ -1,13 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createApiToken } from "@vexil/services";
-import { build } from "esbuild";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { Page } from "playwright-core";
-import { CHROMIUM, launchChromium } from "./support/browser.ts";
+import { browserBundle, CHROMIUM, launchChromium } from "./support/browser.ts";
 import { until } from "./support/eventually.ts";
 import { adminToken } from "./support/principals.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
@@ -15,21 +12,9 @@ import { startTestServer, type TestServer } from "./support/test-server.ts";
 // OpenFeature's web SDK with the OFREP web provider, bundled as an app would bundle them, in
 // Chromium on a page of its own origin (docs/ofrep.md#ofrep): the bulk evaluation, the
 // 304 of a repeated poll, and a change arriving.
-const bundle = await build({
-  stdin: {
-    contents: `import { OpenFeature, ProviderEvents } from "@openfeature/web-sdk";
-      import { OFREPWebProvider } from "@openfeature/ofrep-web-provider";
-      Object.assign(window, { OpenFeature, ProviderEvents, OFREPWebProvider });`,
-    resolveDir: dirname(fileURLToPath(import.meta.url)),
-    loader: "js",
-  },
-  bundle: true,
-  format: "iife",
-  platform: "browser",
-  write: false,
-  logLevel: "silent",
-});
-const sdkJs = bundle.outputFiles[0]?.text ?? "";
+const sdkJs = await browserBundle(`import { OpenFeature, ProviderEvents } from "@openfeature/web-sdk";
+  import { OFREPWebProvider } from "@openfeature/ofrep-web-provider";
+  Object.assign(window, { OpenFeature, ProviderEvents, OFREPWebProvider });`);
 
 /**
  * The page: the provider against the server for alice, with the change detection `?mode=` names

@@ -1,11 +1,8 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { CHROMIUM, launchChromium } from "./support/browser.ts";
+import { browserBundle, CHROMIUM, launchChromium } from "./support/browser.ts";
 import { type Details, EXPECTED_INEXPRESSIBLE, ofrepCases, unexpectedErrorCode } from "./support/ofrep-specification-cases.ts";
 import { runSpecificationFiles } from "./support/run-specification-files.ts";
 import { specFileProject } from "./support/spec-file-project.ts";
@@ -66,15 +63,7 @@ type PageResult = { got: Details; reported: string[] };
 type RunCases = (input: { baseUrl: string; token: string; cases: PageCase[] }) => Promise<PageResult[]>;
 
 if (CHROMIUM) {
-  const bundle = await build({
-    stdin: { contents: PAGE_SCRIPT, resolveDir: dirname(fileURLToPath(import.meta.url)), loader: "js" },
-    bundle: true,
-    format: "iife",
-    platform: "browser",
-    write: false,
-    logLevel: "silent",
-  });
-  const sdkJs = bundle.outputFiles[0]?.text ?? "";
+  const sdkJs = await browserBundle(PAGE_SCRIPT);
 
   const listen = async (server: Server) => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -82,4 +83,17 @@ export async function checkPage(page: Page, name: string): Promise<void> {
   )) as { id: string; impact: string; targets: string[] }[];
   const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   assert.equal(bad, [], `axe on ${name}: ${JSON.stringify(bad)}`);
+}
+
+/** A page script bundled as an app would bundle it for the browser (its imports resolved from the tests' packages). */
+export async function browserBundle(contents: string): Promise<string> {
+  const bundle = await build({
+    stdin: { contents, resolveDir: dirname(fileURLToPath(import.meta.url)), loader: "js" },
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    write: false,
+    logLevel: "silent",
+  });
+  return bundle.outputFiles[0]?.text ?? "";
 }
