@@ -107,6 +107,7 @@ test("a token is served its own environment and projects; an admin token is serv
     ["fe.prod"],
   );
   assert.equal(names(await get("?userId=alice", admin)), ["fe.banner", "fe.beta"]);
+  await setup("POST", "/api/admin/projects", { id: "elsewhere", name: "Elsewhere" });
   const otherProject = await frontendToken("development", ["elsewhere"]);
   assert.equal(names(await get("", otherProject)), []);
 });
