@@ -40,8 +40,14 @@ function runFile(file) {
     child.stderr.on("data", (chunk) => chunks.push(chunk));
     child.on("close", (status, signal) => {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      process.stdout.write(`\n${file} (${seconds} s)\n${Buffer.concat(chunks).toString()}`);
-      resolve(status === 0 ? undefined : signal ? `${file} (${signal})` : file);
+      const output = Buffer.concat(chunks).toString();
+      process.stdout.write(`\n${file} (${seconds} s)\n${output}`);
+      if (status !== 0) return resolve(signal ? `${file} (${signal})` : file);
+      // uvu ends a file with status 0 and no failure line when a test throws what its reporter cannot print: tests that did not pass are failures.
+      const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+      const sum = (name) => [...plain.matchAll(new RegExp(`^\\s*${name}:\\s+(\\d+)\\s*$`, "gm"))].reduce((n, m) => n + Number(m[1]), 0);
+      const missing = sum("Total") - sum("Passed") - sum("Skipped");
+      resolve(missing > 0 ? `${file} (${missing} not passed)` : undefined);
     });
   });
 }
