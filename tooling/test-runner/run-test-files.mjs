@@ -14,6 +14,7 @@ import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 
 const dir = process.argv[2] ?? "test";
 const only = process.argv[3] ? new RegExp(process.argv[3]) : undefined;
@@ -44,7 +45,7 @@ function runFile(file) {
       process.stdout.write(`\n${file} (${seconds} s)\n${output}`);
       if (status !== 0) return resolve(signal ? `${file} (${signal})` : file);
       // uvu ends a file with status 0 and no failure line when a test throws what its reporter cannot print: tests that did not pass are failures.
-      const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+      const plain = stripVTControlCharacters(output);
       const sum = (name) => [...plain.matchAll(new RegExp(`^\\s*${name}:\\s+(\\d+)\\s*$`, "gm"))].reduce((n, m) => n + Number(m[1]), 0);
       const missing = sum("Total") - sum("Passed") - sum("Skipped");
       resolve(missing > 0 ? `${file} (${missing} not passed)` : undefined);
