@@ -18,15 +18,14 @@ function filesUnder(path) {
 }
 
 /**
- * The sha256 of the files at `inputs` (files or folders, relative to `root`, read recursively),
- * less those for which `exclude(relativePath)` is true. A missing input counts as empty.
+ * The sha256 of the files at `inputs` (files or folders, relative to `root`, read recursively).
+ * A missing input counts as empty.
  */
-export function sourcesHash(root, inputs, exclude = () => false) {
+export function sourcesHash(root, inputs) {
   const hash = createHash("sha256");
   const files = inputs
     .flatMap((input) => filesUnder(join(root, input)))
     .map((file) => relative(root, file).split(sep).join("/"))
-    .filter((file) => !exclude(file))
     .sort();
   for (const file of files)
     hash

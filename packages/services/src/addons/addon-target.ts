@@ -45,7 +45,8 @@ function hostOf(url: string): string {
  * delivery checks again as it connects.
  */
 export async function assertAllowedTarget(url: string, targets: TargetPolicy): Promise<void> {
-  if (targets.allowPrivateTargets) return;
+  // A URL that does not parse is the integration's own validation's to refuse.
+  if (targets.allowPrivateTargets || !URL.canParse(url)) return;
   const host = hostOf(url);
   const addresses = isIP(host) ? [host] : (await lookupAll(host, { all: true }).catch(() => [])).map((a) => a.address);
   if (addresses.some(isInternal)) {

@@ -63,6 +63,9 @@ export async function updateAddon(
   changes: AddonChanges,
   targets: TargetPolicy,
 ): Promise<Addon> {
+  // A new URL is resolved before the integration's row is locked, so that no lookup holds it; a kept one was checked when saved.
+  const url = changes.parameters?.url;
+  if (typeof url === "string" && url !== MASKED) await assertAllowedTarget(url, targets);
   return inTransaction(db, async (trx) => {
     const before = await lockAddon(trx, id);
     const stored: Record<string, string> = { ...before.parameters, signingSecret: before.signingSecret };
@@ -82,7 +85,6 @@ export async function updateAddon(
       environments: changes.environments ?? before.environments,
     };
     assertValidAddon({ ...next, parameters: { ...parameters, signingSecret } });
-    await assertAllowedTarget(parameters.url as string, targets);
     const row = await trx
       .updateTable("addons")
       .set({

@@ -14,7 +14,6 @@ interface Issue {
   divisor?: number | bigint;
 }
 
-const UNITS: Record<string, [string, string]> = { string: ["character", "characters"], array: ["item", "items"], set: ["item", "items"] };
 const A_TYPE: Record<string, string> = {
   string: "a text",
   number: "a number",
@@ -30,11 +29,10 @@ const A_TYPE: Record<string, string> = {
 
 function bound(issue: Issue, most: boolean): string {
   const limit = Number(most ? issue.maximum : issue.minimum);
-  const unit = UNITS[issue.origin ?? ""];
-  if (unit) {
-    if (!most && limit === 1) return issue.origin === "string" ? "must not be empty" : "must have at least 1 item";
-    return `must ${unit[1] === "characters" ? "be" : "have"} at ${most ? "most" : "least"} ${limit} ${limit === 1 ? unit[0] : unit[1]}${unit[1] === "characters" ? " long" : ""}`;
-  }
+  const atLeastOrMost = `at ${most ? "most" : "least"} ${limit}`;
+  if (issue.origin === "string")
+    return !most && limit === 1 ? "must not be empty" : `must be ${atLeastOrMost} character${limit === 1 ? "" : "s"} long`;
+  if (issue.origin === "array" || issue.origin === "set") return `must have ${atLeastOrMost} item${limit === 1 ? "" : "s"}`;
   const exclusive = issue.inclusive === false;
   return `must be ${most ? (exclusive ? "less than" : "at most") : exclusive ? "more than" : "at least"} ${limit}`;
 }
